@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds kube-apiserver v1.20.2 from Debian bookworm's `kubernetes` source package and caches it
+# outside the repository, so tests can run a real API server on a machine with no container engine
+# and no access to binary downloads. Also installs etcd (Debian's etcd-server). A second run takes
+# seconds: it only checks the cache.
+#
+#   dev/install-kube-apiserver.sh            # prints the directory holding kube-apiserver, etcd, kubectl
+#
+# Cache: ${COLOCATION_CACHE:-$HOME/.cache/colocation}/kube-1.20.2/bin
+set -euo pipefail
+
+KUBE_VERSION=1.20.2
+CACHE=${COLOCATION_CACHE:-$HOME/.cache/colocation}
+BIN_DIR=$CACHE/kube-$KUBE_VERSION/bin
+log() { echo "[install-kube-apiserver] $*" >&2; }
+
+need_apt=()
+command -v etcd >/dev/null || need_apt+=(etcd-server)
+if [ ! -x "$BIN_DIR/kube-apiserver" ]; then
+  command -v go >/dev/null || need_apt+=(golang-go)
+  [ -d /usr/share/gocode/src/github.com/modern-go/reflect2 ] || need_apt+=(golang-github-modern-go-reflect2-dev)
+  [ -d /usr/share/gocode/src/github.com/json-iterator/go ] || need_apt+=(golang-github-json-iterator-go-dev)
+  command -v make >/dev/null || need_apt+=(make)
+  command -v rsync >/dev/null || need_apt+=(rsync)
+fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+  log "installing from apt: ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >&2
+fi
+# Debian starts etcd as a service on install; the tests start their own on free ports.
+if command -v systemctl >/dev/null && systemctl is-active --quiet etcd 2>/dev/null; then
+  systemctl stop etcd >&2 || true
+fi
+
+if [ ! -x "$BIN_DIR/kube-apiserver" ]; then
+  work=$CACHE/kube-$KUBE_VERSION/build
+  rm -rf "$work"; mkdir -p "$work/apt/lists/partial" "$work/apt/sources"
+  # A private deb-src list: the system's apt sources stay untouched.
+  cat > "$work/apt/sources/debian-src.sources" <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  aptopts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$work/apt/sources"
+           -o "Dir::State::Lists=$work/apt/lists")
+  log "fetching Debian's kubernetes source package"
+  apt-get "${aptopts[@]}" update -qq >&2
+  (cd "$work" && apt-get "${aptopts[@]}" source --download-only kubernetes >&2)
+  orig=$(ls "$work"/kubernetes_*.orig.tar.* | head -n1)
+  mkdir -p "$work/src"
+  tar -xf "$orig" -C "$work/src" --strip-components=1
+  # reflect2 1.0.1 (vendored) segfaults under Go >= 1.18; use Debian's 1.0.2 and json-iterator 1.1.12.
+  for pkg in github.com/modern-go/reflect2 github.com/json-iterator/go; do
+    rm -rf "$work/src/vendor/$pkg"
+    mkdir -p "$work/src/vendor/$pkg"
+    rsync -a --exclude '*_test.go' --exclude 'testdata' "/usr/share/gocode/src/$pkg/" "$work/src/vendor/$pkg/"
+  done
+  log "building kube-apiserver (about 4 minutes on 2 cores)"
+  (cd "$work/src" && GOPROXY=off GOFLAGS= CGO_ENABLED=0 KUBE_GIT_VERSION=v$KUBE_VERSION \
+     make WHAT=cmd/kube-apiserver >&2)
+  built=$(find "$work/src/_output" -type f -name kube-apiserver -perm -u+x | head -n1)
+  [ -n "$built" ] || { log "build produced no kube-apiserver"; exit 1; }
+  mkdir -p "$BIN_DIR"
+  cp "$built" "$BIN_DIR/kube-apiserver.tmp" && mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+  rm -rf "$work"
+fi
+ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
+if command -v kubectl >/dev/null; then ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"; fi
+"$BIN_DIR/kube-apiserver" --version >&2
+echo "$BIN_DIR"

@@ -1,0 +1,303 @@
+package io.colocation.testsupport.kube;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real etcd and kube-apiserver (v1.20.2, built by {@code dev/install-kube-apiserver.sh}) on loopback
+ * and free ports. Authentication is a static admin token in group {@code system:masters}; the serving
+ * certificate is self-signed, so clients skip TLS verification. No controller manager, no kubelet: see
+ * shared/notes/KUBE-APISERVER.md for what a bare API server does not do.
+ */
+public final class KubeApiServer implements Closeable {
+    public static final String BIN_DIR_PROPERTY = "colocation.kube.bin";
+    public static final String BIN_DIR_ENV = "COLOCATION_KUBE_BIN";
+    private static final Logger LOG = LoggerFactory.getLogger(KubeApiServer.class);
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Path workDir;
+    private final String token = UUID.randomUUID().toString();
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::destroyProcesses, "kube-apiserver-shutdown");
+    private int apiPort;
+    private Path kubeconfig;
+
+    private KubeApiServer(Path workDir) {
+        this.workDir = workDir;
+    }
+
+    /** Starts etcd and the API server under {@code workDir} and waits until the server is ready. */
+    public static KubeApiServer start(Path workDir) throws IOException {
+        KubeApiServer server = new KubeApiServer(workDir);
+        try {
+            server.launch(locateBinaries());
+            return server;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The directory holding {@code kube-apiserver} and {@code etcd}: the system property
+     * {@value #BIN_DIR_PROPERTY}, the environment variable {@value #BIN_DIR_ENV}, or the cache the
+     * install script writes.
+     */
+    public static Path locateBinaries() {
+        String configured = System.getProperty(BIN_DIR_PROPERTY, System.getenv(BIN_DIR_ENV));
+        Path dir = configured != null && !configured.isBlank()
+                ? Path.of(configured)
+                : Path.of(System.getProperty("user.home"), ".cache", "colocation", "kube-1.20.2", "bin");
+        if (!Files.isExecutable(dir.resolve("kube-apiserver")) || !Files.isExecutable(dir.resolve("etcd"))) {
+            throw new IllegalStateException("No kube-apiserver and etcd in " + dir
+                    + ": run dev/install-kube-apiserver.sh (it builds and caches them), or point "
+                    + BIN_DIR_ENV + " at a directory holding both");
+        }
+        return dir;
+    }
+
+    private void launch(Path bin) throws IOException {
+        Files.createDirectories(workDir);
+        int etcdClientPort = freePort();
+        int etcdPeerPort = freePort();
+        apiPort = freePort();
+
+        String etcdUrl = "http://127.0.0.1:" + etcdClientPort;
+        String peerUrl = "http://127.0.0.1:" + etcdPeerPort;
+        spawn("etcd", List.of(bin.resolve("etcd").toString(),
+                "--name=default",
+                "--data-dir=" + workDir.resolve("etcd-data"),
+                "--listen-client-urls=" + etcdUrl,
+                "--advertise-client-urls=" + etcdUrl,
+                "--listen-peer-urls=" + peerUrl,
+                "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=default=" + peerUrl,
+                "--unsafe-no-fsync=true"));
+
+        Path tokens = workDir.resolve("tokens.csv");
+        Files.writeString(tokens, token + ",admin,admin,\"system:masters\"\n");
+        Path saKey = workDir.resolve("service-account.key");
+        writeServiceAccountKey(saKey);
+        spawn("kube-apiserver", List.of(bin.resolve("kube-apiserver").toString(),
+                "--etcd-servers=" + etcdUrl,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                "--secure-port=" + apiPort,
+                "--cert-dir=" + workDir.resolve("certs"),
+                "--token-auth-file=" + tokens,
+                "--authorization-mode=RBAC",
+                "--service-account-issuer=https://kubernetes.default.svc",
+                "--service-account-key-file=" + saKey,
+                "--service-account-signing-key-file=" + saKey,
+                "--service-cluster-ip-range=10.0.0.0/24",
+                "--disable-admission-plugins=ServiceAccount",
+                "--allow-privileged=true",
+                "--logtostderr=true",
+                "--v=0"));
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        awaitReady();
+        kubeconfig = writeKubeconfig();
+        LOG.info("kube-apiserver ready at {} (work dir {})", url(), workDir);
+    }
+
+    private void spawn(String name, List<String> command) throws IOException {
+        Path logFile = workDir.resolve(name + ".log");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(logFile.toFile())
+                .start();
+        processes.add(process);
+    }
+
+    private void awaitReady() throws IOException {
+        HttpClient http = HttpClient.newBuilder().sslContext(trustAll()).connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest readyz = HttpRequest.newBuilder(URI.create(url() + "/readyz"))
+                .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(5)).build();
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            for (Process p : processes) {
+                if (!p.isAlive()) {
+                    throw new IOException("A process of the test Kubernetes control plane exited with "
+                            + p.exitValue() + "; see the logs in " + workDir);
+                }
+            }
+            try {
+                HttpResponse<String> response = http.send(readyz, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+                last = "HTTP " + response.statusCode();
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for kube-apiserver", e);
+            }
+            sleep(200);
+        }
+        throw new IOException("kube-apiserver not ready after " + STARTUP_TIMEOUT.toSeconds() + " s (last: "
+                + last + "); see the logs in " + workDir);
+    }
+
+    private Path writeKubeconfig() throws IOException {
+        Path file = workDir.resolve("kubeconfig");
+        Files.writeString(file, String.join("\n",
+                "apiVersion: v1",
+                "kind: Config",
+                "clusters:",
+                "- name: test",
+                "  cluster:",
+                "    server: " + url(),
+                "    insecure-skip-tls-verify: true",
+                "users:",
+                "- name: admin",
+                "  user:",
+                "    token: " + token,
+                "contexts:",
+                "- name: test",
+                "  context:",
+                "    cluster: test",
+                "    user: admin",
+                "current-context: test",
+                ""));
+        return file;
+    }
+
+    public String url() {
+        return "https://127.0.0.1:" + apiPort;
+    }
+
+    /** A kubeconfig file for this server (for kubectl and for parts that read one). */
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    /** Client configuration with the admin token; callers own the clients they build from it. */
+    public Config clientConfig() {
+        return new ConfigBuilder(Config.empty())
+                .withMasterUrl(url())
+                .withOauthToken(token)
+                .withTrustCerts(true)
+                .withDisableHostnameVerification(true)
+                .withRequestTimeout(30_000)
+                .withConnectionTimeout(10_000)
+                .build();
+    }
+
+    public KubernetesClient newClient() {
+        return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+    }
+
+    /** Stops both processes and deletes the work directory (etcd's data and the logs). */
+    @Override
+    public void close() {
+        destroyProcesses();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException | IllegalArgumentException ignored) {
+            // JVM already shutting down, or the hook was never registered
+        }
+        try (var paths = Files.walk(workDir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("could not delete {}", workDir, e);
+        }
+    }
+
+    private void destroyProcesses() {
+        // API server before etcd, so it does not log a storm of etcd errors while stopping.
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            Process p = processes.get(i);
+            p.destroy();
+            try {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
+        }
+        processes.clear();
+    }
+
+    private static void writeServiceAccountKey(Path file) throws IOException {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            byte[] pkcs8 = generator.generateKeyPair().getPrivate().getEncoded();
+            String pem = "-----BEGIN PRIVATE KEY-----\n"
+                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(pkcs8)
+                    + "\n-----END PRIVATE KEY-----\n";
+            Files.writeString(file, pem);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("cannot generate the service-account key", e);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    private static SSLContext trustAll() throws IOException {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {new X509TrustManager() {
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public X509Certificate[] getAcceptedIssuers() {
+                    return new X509Certificate[0];
+                }
+            }}, new SecureRandom());
+            return context;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static void sleep(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package io.colocation.testsupport.yarn;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.NodeState;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceOption;
+import org.apache.hadoop.yarn.client.ClientRMProxy;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
+import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real YARN for tests: the shaded {@link MiniYARNCluster} (one ResourceManager with the
+ * CapacityScheduler unless told otherwise, N NodeManagers with DefaultContainerExecutor) configured so
+ * that MapReduce jobs run in real container JVMs, stops in seconds, and writes its configuration where
+ * ApplicationMasters look for it.
+ */
+public final class MiniYarn implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(MiniYarn.class);
+
+    private final MiniYARNCluster cluster;
+    private final List<Path> writtenConfigs;
+
+    private MiniYarn(MiniYARNCluster cluster, List<Path> writtenConfigs) {
+        this.cluster = cluster;
+        this.writtenConfigs = writtenConfigs;
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public MiniYARNCluster cluster() {
+        return cluster;
+    }
+
+    /** The running cluster's configuration (RM addresses filled in); a copy, safe to modify. */
+    public Configuration config() {
+        return new YarnConfiguration(cluster.getConfig());
+    }
+
+    public ResourceManager resourceManager() {
+        return cluster.getResourceManager(cluster.getActiveRMIndex());
+    }
+
+    /** A started client; the caller closes it. */
+    public YarnClient newYarnClient() {
+        YarnClient client = YarnClient.createYarnClient();
+        client.init(config());
+        client.start();
+        return client;
+    }
+
+    /** The RM admin protocol proxy (the one {@code yarn rmadmin -updateNodeResource} uses). */
+    public ResourceManagerAdministrationProtocol adminProtocol() throws IOException {
+        return ClientRMProxy.createRMProxy(config(), ResourceManagerAdministrationProtocol.class);
+    }
+
+    /** Sets a node's total capacity through the RM admin protocol. */
+    public void updateNodeResource(NodeId node, Resource capacity) throws IOException, YarnException {
+        ResourceManagerAdministrationProtocol admin = adminProtocol();
+        try {
+            admin.updateNodeResource(UpdateNodeResourceRequest.newInstance(
+                    Map.of(node, ResourceOption.newInstance(capacity, -1))));
+        } finally {
+            org.apache.hadoop.ipc.RPC.stopProxy(admin);
+        }
+    }
+
+    /** The RUNNING nodes as the RM reports them to clients. */
+    public List<NodeReport> runningNodes() throws IOException, YarnException {
+        try (YarnClient client = newYarnClient()) {
+            return client.getNodeReports(NodeState.RUNNING);
+        }
+    }
+
+    @Override
+    public void close() {
+        cluster.stop();
+        for (Path p : writtenConfigs) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                LOG.warn("could not delete {}", p, e);
+            }
+        }
+    }
+
+    /** Builder: sizes, scheduler, aux services and any extra property. */
+    public static final class Builder {
+        private final String name;
+        private int nodeManagers = 1;
+        private int nodeMemoryMb = 4096;
+        private int nodeVcores = 4;
+        private boolean mapReduce = true;
+        private Path configDir;
+        private final Map<String, String> auxServices = new LinkedHashMap<>();
+        private final Map<String, String> properties = new LinkedHashMap<>();
+        private Duration nodeManagerTimeout = Duration.ofSeconds(60);
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder nodeManagers(int count) {
+            this.nodeManagers = count;
+            return this;
+        }
+
+        /** Every NodeManager's memory and vcores as it registers (change a node later with updateNodeResource). */
+        public Builder nodeSize(int memoryMb, int vcores) {
+            this.nodeMemoryMb = memoryMb;
+            this.nodeVcores = vcores;
+            return this;
+        }
+
+        /** The RM scheduler class ({@code yarn.resourcemanager.scheduler.class}). */
+        public Builder scheduler(Class<?> schedulerClass) {
+            return set(YarnConfiguration.RM_SCHEDULER, schedulerClass.getName());
+        }
+
+        /** An aux service on every NodeManager; the name must match {@code [A-Za-z_][A-Za-z0-9_]*}. */
+        public Builder auxService(String serviceName, Class<?> serviceClass) {
+            if (!serviceName.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new IllegalArgumentException("aux service name '" + serviceName
+                        + "' must match [A-Za-z_][A-Za-z0-9_]*");
+            }
+            auxServices.put(serviceName, serviceClass.getName());
+            return this;
+        }
+
+        /** Whether to configure MapReduce (shuffle aux service, container classpath); default true. */
+        public Builder mapReduce(boolean enabled) {
+            this.mapReduce = enabled;
+            return this;
+        }
+
+        /** Where yarn-site.xml is written for ApplicationMasters; default: the first classpath directory. */
+        public Builder configDir(Path dir) {
+            this.configDir = dir;
+            return this;
+        }
+
+        public Builder set(String key, String value) {
+            properties.put(key, value);
+            return this;
+        }
+
+        public Builder nodeManagerTimeout(Duration timeout) {
+            this.nodeManagerTimeout = timeout;
+            return this;
+        }
+
+        public MiniYarn start() {
+            YarnConfiguration conf = new YarnConfiguration();
+            conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, nodeMemoryMb);
+            conf.setInt(YarnConfiguration.NM_PMEM_MB, nodeMemoryMb);
+            conf.setInt(YarnConfiguration.NM_VCORES, nodeVcores);
+            conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+            conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+            conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+            // Fast stop: log deletion otherwise waits about half a minute.
+            conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+            conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 0);
+            // The shaded minicluster ships no capacity-scheduler.xml.
+            conf.set("yarn.scheduler.capacity.root.queues", "default");
+            conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
+            conf.set("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
+            conf.set("yarn.scheduler.capacity.node-locality-delay", "-1");
+            List<String> services = new ArrayList<>();
+            if (mapReduce) {
+                MapReduceClasspath.configureCluster(conf);
+                services.add(MapReduceClasspath.SHUFFLE_SERVICE);
+            }
+            auxServices.forEach((serviceName, className) -> {
+                services.add(serviceName);
+                conf.set("yarn.nodemanager.aux-services." + serviceName + ".class", className);
+            });
+            if (!services.isEmpty()) {
+                conf.set(YarnConfiguration.NM_AUX_SERVICES, String.join(",", services));
+            }
+            properties.forEach(conf::set);
+
+            MiniYARNCluster cluster = new MiniYARNCluster(name, nodeManagers, 1, 1);
+            List<Path> written = new ArrayList<>();
+            try {
+                cluster.init(conf);
+                cluster.start();
+                if (!cluster.waitForNodeManagersToConnect(nodeManagerTimeout.toMillis())) {
+                    throw new IllegalStateException(nodeManagers + " NodeManagers did not register within "
+                            + nodeManagerTimeout.toSeconds() + " s");
+                }
+                written.add(writeConfig(cluster.getConfig(), configDir != null ? configDir : firstClasspathDir()));
+            } catch (Exception e) {
+                cluster.stop();
+                if (e instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IllegalStateException("MiniYARNCluster " + name + " failed to start: " + e, e);
+            }
+            LOG.info("MiniYARNCluster {} up: {} NodeManagers of {} MB / {} vcores, RM at {}", name, nodeManagers,
+                    nodeMemoryMb, nodeVcores, cluster.getConfig().get(YarnConfiguration.RM_ADDRESS));
+            return new MiniYarn(cluster, written);
+        }
+
+        private static Path writeConfig(Configuration conf, Path dir) {
+            try {
+                Files.createDirectories(dir);
+                Path file = dir.resolve("yarn-site.xml");
+                try (OutputStream out = Files.newOutputStream(file)) {
+                    conf.writeXml(out);
+                }
+                return file;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the cluster configuration to " + dir, e);
+            }
+        }
+
+        /** The test classes directory (surefire hides the classpath behind a manifest jar, so ask the loader). */
+        private static Path firstClasspathDir() {
+            Path first = null;
+            try {
+                var roots = Thread.currentThread().getContextClassLoader().getResources("");
+                while (roots.hasMoreElements()) {
+                    java.net.URL url = roots.nextElement();
+                    if (!"file".equals(url.getProtocol())) {
+                        continue;
+                    }
+                    Path dir = Path.of(url.toURI());
+                    if (dir.getFileName() != null && dir.getFileName().toString().equals("test-classes")) {
+                        return dir;
+                    }
+                    first = first == null ? dir : first;
+                }
+            } catch (IOException | java.net.URISyntaxException e) {
+                throw new IllegalStateException("cannot list the classpath directories", e);
+            }
+            if (first == null) {
+                throw new IllegalStateException("no directory on the classpath to write yarn-site.xml to; "
+                        + "set MiniYarn.Builder.configDir");
+            }
+            return first;
+        }
+    }
+
+    /** Reads a value the build filled into colocation-test-support.properties. */
+    static String buildProperty(String key) {
+        try (InputStream in = MiniYarn.class.getResourceAsStream("/colocation-test-support.properties")) {
+            Properties props = new Properties();
+            if (in != null) {
+                props.load(in);
+            }
+            String value = props.getProperty(key);
+            if (value == null || value.startsWith("${")) {
+                throw new IllegalStateException("build property " + key + " is not set: build test-support with Maven");
+            }
+            return value;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
