@@ -1,0 +1,155 @@
+package io.colocation.broker.calculation;
+
+import io.colocation.api.PriorityClass;
+import io.colocation.api.QoSClass;
+import io.colocation.broker.config.CalculatePolicy;
+import io.colocation.broker.config.ColocationStrategy;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reclaimable Batch of one node, as Koordinator's {@code BatchResource} plugin computes it on the node
+ * level (KOORDINATOR-COMPAT.md §2.3–2.7):
+ * <pre>
+ * byUsage           = max(cap - safetyMargin - max(systemUsed, nodeReserved) - HPUsed,       0)
+ * byRequest         = max(cap - safetyMargin - nodeReserved                  - HPRequest,    0)
+ * byMaxUsageRequest = max(cap - safetyMargin - max(systemUsed, nodeReserved) - HPMaxUsedReq, 0)
+ * </pre>
+ * CPU takes byMaxUsageRequest under {@code maxUsageRequest} and byUsage otherwise; memory follows its
+ * policy. The optional batch thresholds cap the result. Pure: no I/O, no clock.
+ */
+public final class BatchResourceCalculator {
+    static final String DEGRADED = "degrade node resource because of abnormal nodeMetric, reason: degradedByBatchResource";
+
+    private BatchResourceCalculator() {
+    }
+
+    public static ResourceResult calculate(ColocationStrategy strategy, NodeState node, NodeMetricState metric, Instant now) {
+        if (MetricFreshness.isDegraded(metric, strategy, now)) {
+            return ResourceResult.reset(DEGRADED, true);
+        }
+        long hpReqCpu = 0, hpReqMem = 0, hpUsedCpu = 0, hpUsedMem = 0, hpMaxCpu = 0, hpMaxMem = 0;
+        Map<String, NodeMetricState.PodUsage> dangling = new HashMap<>(metric.pods().size() * 2);
+        for (NodeMetricState.PodUsage usage : metric.pods()) {
+            dangling.put(usage.key(), usage);
+        }
+        for (PodState pod : node.pods()) {
+            if (!pod.runningOrPending()) {
+                continue;
+            }
+            NodeMetricState.PodUsage usage = dangling.remove(pod.key());
+            if (!pod.priority().isHighPriorityForBatch()) {
+                continue;
+            }
+            Resources request = pod.request();
+            hpReqCpu += request.cpuMilli();
+            hpReqMem += request.memoryBytes();
+            if (usage == null) {
+                // No metric yet: the request stands in for usage. Koordinator adds nothing to HPMaxUsedReq here.
+                hpUsedCpu += request.cpuMilli();
+                hpUsedMem += request.memoryBytes();
+                continue;
+            }
+            Resources used = pod.qos() == QoSClass.LSE ? request.withMemoryOf(usage.usage()) : usage.usage();
+            hpUsedCpu += used.cpuMilli();
+            hpUsedMem += used.memoryBytes();
+            Resources maxUsedReq = request.max(usage.usage());
+            hpMaxCpu += maxUsedReq.cpuMilli();
+            hpMaxMem += maxUsedReq.memoryBytes();
+        }
+        // Metrics of pods not in the list (just deleted, not yet seen) count as HP unless they say batch/free.
+        for (NodeMetricState.PodUsage usage : dangling.values()) {
+            if (usage.priority() == PriorityClass.BATCH || usage.priority() == PriorityClass.FREE) {
+                continue;
+            }
+            hpUsedCpu += usage.usage().cpuMilli();
+            hpUsedMem += usage.usage().memoryBytes();
+            hpMaxCpu += usage.usage().cpuMilli();
+            hpMaxMem += usage.usage().memoryBytes();
+        }
+        Resources hpRequest = new Resources(hpReqCpu, hpReqMem);
+        Resources hpUsed = new Resources(hpUsedCpu, hpUsedMem);
+        Resources hpMaxUsedReq = new Resources(hpMaxCpu, hpMaxMem);
+
+        Resources capacity = node.capacity();
+        Resources safetyMargin = new Resources(
+                Resources.scaleByRemainderPercent(capacity.cpuMilli(), strategy.cpuReclaimThresholdPercent()),
+                Resources.scaleByRemainderPercent(capacity.memoryBytes(), strategy.memoryReclaimThresholdPercent()));
+        Resources systemUsed = metric.systemUsage().plus(hostAppUsageAbove(metric.hostApps(), PriorityClass.BATCH));
+        Resources nodeReserved = node.reserved();
+        Resources systemUsedOrReserved = systemUsed.max(nodeReserved);
+
+        Resources byUsage = capacity.minus(safetyMargin).minus(systemUsedOrReserved).minus(hpUsed).atLeastZero();
+        Resources byRequest = capacity.minus(safetyMargin).minus(nodeReserved).minus(hpRequest).atLeastZero();
+        Resources byMaxUsageRequest = capacity.minus(safetyMargin).minus(systemUsedOrReserved).minus(hpMaxUsedReq).atLeastZero();
+
+        long cpu;
+        String cpuMsg;
+        if (strategy.cpuCalculatePolicy() == CalculatePolicy.MAX_USAGE_REQUEST) {
+            cpu = byMaxUsageRequest.cpuMilli();
+            cpuMsg = String.format("batchAllocatable[CPU(Milli-Core)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
+                    + " - systemUsageOrNodeReserved:%d - podHPMaxUsedRequest:%d", cpu, capacity.cpuMilli(),
+                    safetyMargin.cpuMilli(), systemUsedOrReserved.cpuMilli(), hpMaxUsedReq.cpuMilli());
+        } else {
+            cpu = byUsage.cpuMilli();
+            cpuMsg = String.format("batchAllocatable[CPU(Milli-Core)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
+                    + " - systemUsageOrNodeReserved:%d - podHPUsed:%d", cpu, capacity.cpuMilli(),
+                    safetyMargin.cpuMilli(), systemUsedOrReserved.cpuMilli(), hpUsed.cpuMilli());
+        }
+        long memory;
+        String memMsg;
+        if (strategy.memoryCalculatePolicy() == CalculatePolicy.REQUEST) {
+            memory = byRequest.memoryBytes();
+            memMsg = String.format("batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
+                    + " - nodeReserved:%d - podHPRequest:%d", Explain.gb(memory), Explain.gb(capacity.memoryBytes()),
+                    Explain.gb(safetyMargin.memoryBytes()), Explain.gb(nodeReserved.memoryBytes()),
+                    Explain.gb(hpRequest.memoryBytes()));
+        } else if (strategy.memoryCalculatePolicy() == CalculatePolicy.MAX_USAGE_REQUEST) {
+            memory = byMaxUsageRequest.memoryBytes();
+            memMsg = String.format("batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
+                    + " - systemUsage:%d - podHPMaxUsedRequest:%d", Explain.gb(memory), Explain.gb(capacity.memoryBytes()),
+                    Explain.gb(safetyMargin.memoryBytes()), Explain.gb(systemUsedOrReserved.memoryBytes()),
+                    Explain.gb(hpMaxUsedReq.memoryBytes()));
+        } else {
+            memory = byUsage.memoryBytes();
+            memMsg = String.format("batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
+                    + " - systemUsage:%d - podHPUsed:%d", Explain.gb(memory), Explain.gb(capacity.memoryBytes()),
+                    Explain.gb(safetyMargin.memoryBytes()), Explain.gb(systemUsedOrReserved.memoryBytes()),
+                    Explain.gb(hpUsed.memoryBytes()));
+        }
+        if (strategy.batchCPUThresholdPercent() != null) {
+            long cap = Resources.scaleByPercent(capacity.cpuMilli(), strategy.batchCPUThresholdPercent());
+            if (cap < cpu) {
+                cpuMsg += String.format("; capped: batchAllocatable[CPU(Milli-Core)]:%d = nodeCapacity:%d"
+                        + " * batchCPUThresholdPercent:%d%%", cap, capacity.cpuMilli(), strategy.batchCPUThresholdPercent());
+                cpu = cap;
+            }
+        }
+        if (strategy.batchMemoryThresholdPercent() != null) {
+            long cap = Resources.scaleByPercent(capacity.memoryBytes(), strategy.batchMemoryThresholdPercent());
+            if (cap < memory) {
+                memMsg += String.format("; capped: batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d"
+                        + " * batchMemoryThresholdPercent:%d%%", Explain.gb(cap), Explain.gb(capacity.memoryBytes()),
+                        strategy.batchMemoryThresholdPercent());
+                memory = cap;
+            }
+        }
+        return new ResourceResult(new Resources(cpu, memory), false, List.of(cpuMsg, memMsg));
+    }
+
+    /**
+     * Usage of host applications whose class's default priority value is above {@code level}'s: for Batch,
+     * prod and mid host apps; batch/free ones and those without a class are not counted (KOORDINATOR-COMPAT §2.4).
+     */
+    static Resources hostAppUsageAbove(List<NodeMetricState.HostAppUsage> hostApps, PriorityClass level) {
+        Resources sum = Resources.ZERO;
+        for (NodeMetricState.HostAppUsage app : hostApps) {
+            if (app.priority().defaultValue() > level.defaultValue()) {
+                sum = sum.plus(app.usage());
+            }
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,18 @@
+package io.colocation.broker.calculation;
+
+import io.colocation.broker.config.ColocationStrategy;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Koordinator's {@code isDegradeNeeded}: no NodeMetric, no update time, or older than degradeTimeMinutes. */
+final class MetricFreshness {
+    private MetricFreshness() {
+    }
+
+    static boolean isDegraded(NodeMetricState metric, ColocationStrategy strategy, Instant now) {
+        if (metric == null || metric.updateTime() == null) {
+            return true;
+        }
+        return now.isAfter(metric.updateTime().plus(Duration.ofMinutes(strategy.degradeTimeMinutes())));
+    }
+}

@@ -1,0 +1,44 @@
+package io.colocation.broker.calculation;
+
+/** CPU in milli-cores and memory in bytes: the two resources Batch and Mid are made of. */
+public record Resources(long cpuMilli, long memoryBytes) {
+    public static final Resources ZERO = new Resources(0, 0);
+
+    public Resources plus(Resources o) {
+        return new Resources(cpuMilli + o.cpuMilli, memoryBytes + o.memoryBytes);
+    }
+
+    public Resources minus(Resources o) {
+        return new Resources(cpuMilli - o.cpuMilli, memoryBytes - o.memoryBytes);
+    }
+
+    public Resources max(Resources o) {
+        return new Resources(Math.max(cpuMilli, o.cpuMilli), Math.max(memoryBytes, o.memoryBytes));
+    }
+
+    public Resources min(Resources o) {
+        return new Resources(Math.min(cpuMilli, o.cpuMilli), Math.min(memoryBytes, o.memoryBytes));
+    }
+
+    public Resources atLeastZero() {
+        return max(ZERO);
+    }
+
+    /** CPU from this, memory from {@code memorySource} (an LSE pod: CPU by request, memory by usage). */
+    public Resources withMemoryOf(Resources memorySource) {
+        return new Resources(cpuMilli, memorySource.memoryBytes);
+    }
+
+    /**
+     * Each resource times {@code (100 - percent) / 100}, truncated: Koordinator's safety margin, computed
+     * in float64 exactly as {@code MultiplyMilliQuant}/{@code MultiplyQuant} do so results match to the unit.
+     */
+    static long scaleByRemainderPercent(long value, long percent) {
+        return (long) ((double) value * ((double) (100 - percent) / 100.0));
+    }
+
+    /** {@code value * percent / 100}, truncated, in float64 as Koordinator computes thresholds. */
+    static long scaleByPercent(long value, long percent) {
+        return (long) ((double) value * ((double) percent / 100.0));
+    }
+}

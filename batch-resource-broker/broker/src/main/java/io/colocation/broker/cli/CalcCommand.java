@@ -1,0 +1,289 @@
+package io.colocation.broker.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.api.ResourceNames;
+import io.colocation.broker.calculation.NodeMetricState;
+import io.colocation.broker.calculation.NodeReclaim;
+import io.colocation.broker.calculation.NodeResourceCalculator;
+import io.colocation.broker.calculation.NodeState;
+import io.colocation.broker.config.ColocationConfig;
+import io.colocation.broker.config.ColocationConfigParser;
+import io.colocation.broker.config.InvalidConfigException;
+import io.colocation.broker.config.NodeStrategyResolver;
+import io.colocation.broker.kube.InvalidInputException;
+import io.colocation.broker.kube.NodeInputs;
+import io.colocation.broker.kube.NodeMetricInputs;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code colocation calc}: explains a node's Batch and Mid numbers from {@code kubectl get -o yaml}
+ * output, computing exactly what Koordinator's slo-controller would write to the node.
+ */
+public final class CalcCommand {
+    static final String USAGE = """
+            Usage: colocation calc -f PATH [-f PATH ...] [--now RFC3339] [-o text|json]
+
+            Computes each node's reclaimable Batch and Mid resources as Koordinator's slo-controller does,
+            and explains every figure.
+
+              -f, --filename PATH   a file of Kubernetes objects (YAML or JSON, multi-document, kind: List),
+                                    or - for standard input; repeat for several files. Reads Node, Pod,
+                                    NodeMetric (slo.koordinator.sh/v1alpha1) and the ConfigMap
+                                    slo-controller-config (defaults when absent); skips other kinds.
+                  --now RFC3339     the current time for NodeMetric staleness (default: the clock)
+              -o, --output FORMAT   text (default) or json
+
+            Example:
+              kubectl get node n1 -o yaml > n1.yaml
+              kubectl get pods -A --field-selector spec.nodeName=n1 -o yaml > pods.yaml
+              kubectl get nodemetric n1 -o yaml > nm.yaml
+              kubectl -n koordinator-system get cm slo-controller-config -o yaml > slo.yaml
+              colocation calc -f n1.yaml -f pods.yaml -f nm.yaml -f slo.yaml
+            """;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private CalcCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.in, System.out, System.err, Clock.systemUTC()));
+    }
+
+    /** Runs the command; returns the exit code (0 done, 1 bad input, 2 bad usage). */
+    static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err, Clock clock) {
+        List<String> files = new ArrayList<>();
+        Instant now = clock.instant();
+        String format = "text";
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("-h") || a.equals("--help")) {
+                out.print(USAGE);
+                return 0;
+            }
+            String value = null;
+            String option = a;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                option = a.substring(0, eq);
+                value = a.substring(eq + 1);
+            }
+            if (!List.of("-f", "--filename", "--now", "-o", "--output").contains(option)) {
+                err.println("colocation calc: unknown argument '" + a + "'");
+                err.print(USAGE);
+                return 2;
+            }
+            if (value == null) {
+                if (i + 1 >= args.length) {
+                    err.println("colocation calc: " + option + " needs a value");
+                    return 2;
+                }
+                value = args[++i];
+            }
+            switch (option) {
+                case "-f", "--filename" -> files.add(value);
+                case "--now" -> {
+                    try {
+                        now = OffsetDateTime.parse(value).toInstant();
+                    } catch (DateTimeParseException e) {
+                        err.println("colocation calc: --now '" + value + "' is not an RFC 3339 time such as 2026-11-21T08:00:00Z");
+                        return 2;
+                    }
+                }
+                default -> format = value;
+            }
+        }
+        if (!format.equals("text") && !format.equals("json")) {
+            err.println("colocation calc: -o must be text or json, not '" + format + "'");
+            return 2;
+        }
+        if (files.isEmpty()) {
+            err.println("colocation calc: no input: give at least one -f PATH");
+            err.print(USAGE);
+            return 2;
+        }
+        try {
+            List<NodeReclaim> results = calculate(files, stdin, now, err);
+            if (format.equals("json")) {
+                out.println(JSON.writeValueAsString(toJson(results)));
+            } else {
+                printText(results, out);
+            }
+            return 0;
+        } catch (CalcException e) {
+            err.println("colocation calc: " + e.getMessage());
+            return 1;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            err.println("colocation calc: cannot write the result: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    static List<NodeReclaim> calculate(List<String> files, InputStream stdin, Instant now, PrintStream warnings)
+            throws CalcException {
+        List<KubeDocuments.Sourced> nodes = new ArrayList<>();
+        Map<String, List<Pod>> podsByNode = new LinkedHashMap<>();
+        Map<String, KubeDocuments.Sourced> nodeMetrics = new LinkedHashMap<>();
+        Map<String, String> podSources = new LinkedHashMap<>();
+        KubeDocuments.Sourced sloConfig = null;
+        for (String file : files) {
+            for (KubeDocuments.Sourced doc : KubeDocuments.read(file, stdin)) {
+                String kind = doc.kind();
+                String apiVersion = doc.object().path("apiVersion").asText("");
+                if (kind.equals("Node")) {
+                    if (nodes.stream().anyMatch(n -> n.name().equals(doc.name()))) {
+                        throw new CalcException(doc.file() + ": Node " + doc.name() + " is given twice");
+                    }
+                    nodes.add(doc);
+                } else if (kind.equals("Pod")) {
+                    Pod pod = convert(doc, Pod.class);
+                    String previous = podSources.put(doc.name(), doc.file());
+                    if (previous != null) {
+                        throw new CalcException(doc.file() + ": Pod " + doc.name() + " is given twice (also in " + previous + ")");
+                    }
+                    String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+                    if (nodeName != null && !nodeName.isEmpty()) {
+                        podsByNode.computeIfAbsent(nodeName, k -> new ArrayList<>()).add(pod);
+                    }
+                } else if (kind.equals("NodeMetric") && apiVersion.startsWith("slo.koordinator.sh/")) {
+                    if (nodeMetrics.put(doc.name(), doc) != null) {
+                        throw new CalcException(doc.file() + ": NodeMetric " + doc.name() + " is given twice");
+                    }
+                } else if (kind.equals("ConfigMap") && doc.object().path("metadata").path("name").asText()
+                        .equals(KoordinatorKeys.SLO_CONFIGMAP_NAME)) {
+                    if (sloConfig != null) {
+                        throw new CalcException(doc.file() + ": ConfigMap " + doc.name() + ": a second "
+                                + KoordinatorKeys.SLO_CONFIGMAP_NAME + " (the first is " + sloConfig.name() + " in " + sloConfig.file() + ")");
+                    }
+                    sloConfig = doc;
+                } else {
+                    warnings.println("colocation calc: warning: " + doc.file() + ": skipped " + (kind.isEmpty() ? "an object without kind" : kind + " " + doc.name())
+                            + " (calc reads Node, Pod, NodeMetric and ConfigMap " + KoordinatorKeys.SLO_CONFIGMAP_NAME + ")");
+                }
+            }
+        }
+        for (KubeDocuments.Sourced metric : nodeMetrics.values()) {
+            if (nodes.stream().noneMatch(n -> n.name().equals(metric.name()))) {
+                throw new CalcException(metric.file() + ": NodeMetric " + metric.name() + " names no Node in the input");
+            }
+        }
+        if (nodes.isEmpty()) {
+            throw new CalcException("no Node in the input (" + String.join(", ", files) + ")");
+        }
+        ColocationConfig config = ColocationConfig.defaults();
+        if (sloConfig != null) {
+            String json = sloConfig.object().path("data").path(KoordinatorKeys.COLOCATION_CONFIG_KEY).asText(null);
+            try {
+                config = ColocationConfigParser.parse(json, sloConfig.file() + ": ConfigMap " + sloConfig.name()
+                        + ": data." + KoordinatorKeys.COLOCATION_CONFIG_KEY);
+            } catch (InvalidConfigException e) {
+                throw new CalcException(e.getMessage());
+            }
+        }
+
+        List<NodeReclaim> results = new ArrayList<>();
+        for (KubeDocuments.Sourced nodeDoc : nodes) {
+            Node node = convert(nodeDoc, Node.class);
+            List<String> notes = new ArrayList<>();
+            NodeStrategyResolver.Resolved strategy = NodeStrategyResolver.resolve(config,
+                    node.getMetadata().getLabels(), node.getMetadata().getAnnotations());
+            notes.addAll(strategy.notes());
+            KubeDocuments.Sourced metricDoc = nodeMetrics.get(nodeDoc.name());
+            NodeState state;
+            NodeMetricState metric;
+            try {
+                state = NodeInputs.node(node, podsByNode.getOrDefault(nodeDoc.name(), List.of()), notes);
+            } catch (InvalidInputException e) {
+                throw new CalcException(nodeDoc.file() + " (or the pod files): " + e.getMessage());
+            }
+            try {
+                metric = metricDoc == null ? null : NodeMetricInputs.read(metricDoc.object());
+            } catch (InvalidInputException e) {
+                throw new CalcException(metricDoc.file() + ": " + e.getMessage());
+            }
+            if (metricDoc == null) {
+                notes.add("no NodeMetric " + nodeDoc.name() + " in the input: Batch and Mid degrade to absent");
+            }
+            for (String note : notes) {
+                warnings.println("colocation calc: note: Node " + nodeDoc.name() + ": " + note);
+            }
+            NodeReclaim reclaim = NodeResourceCalculator.calculate(strategy.strategy(), state, metric, now);
+            List<String> explain = new ArrayList<>();
+            explain.add("strategy: " + strategy.source() + describe(strategy.strategy()));
+            explain.addAll(notes);
+            explain.addAll(reclaim.explain());
+            results.add(new NodeReclaim(reclaim.name(), reclaim.allocatable(), reclaim.originBatch(), reclaim.degraded(), explain));
+        }
+        return results;
+    }
+
+    private static String describe(io.colocation.broker.config.ColocationStrategy s) {
+        return String.format(" (enable=%s, cpuReclaimThresholdPercent=%d, cpuCalculatePolicy=%s, memoryReclaimThresholdPercent=%d,"
+                + " memoryCalculatePolicy=%s, degradeTimeMinutes=%d%s%s%s)", s.isEnabled(), s.cpuReclaimThresholdPercent(),
+                s.cpuCalculatePolicy().json(), s.memoryReclaimThresholdPercent(), s.memoryCalculatePolicy().json(),
+                s.degradeTimeMinutes(),
+                s.batchCPUThresholdPercent() == null ? "" : ", batchCPUThresholdPercent=" + s.batchCPUThresholdPercent(),
+                s.batchMemoryThresholdPercent() == null ? "" : ", batchMemoryThresholdPercent=" + s.batchMemoryThresholdPercent(),
+                s.isMidStatic() ? ", midReclaimMode=static" : "");
+    }
+
+    private static <T> T convert(KubeDocuments.Sourced doc, Class<T> type) throws CalcException {
+        try {
+            return JSON.treeToValue(doc.object(), type);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+            throw new CalcException(doc.file() + ": " + type.getSimpleName() + " " + doc.name() + ": not a valid "
+                    + type.getSimpleName() + ": " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    static Map<String, Object> toJson(List<NodeReclaim> results) {
+        List<Object> nodes = new ArrayList<>();
+        for (NodeReclaim r : results) {
+            Map<String, Object> node = new LinkedHashMap<>();
+            node.put("name", r.name());
+            node.put("allocatable", r.allocatable());
+            Map<String, Long> origin = new LinkedHashMap<>();
+            origin.put(ResourceNames.BATCH_CPU, r.originBatch().cpuMilli());
+            origin.put(ResourceNames.BATCH_MEMORY, r.originBatch().memoryBytes());
+            node.put("originExtendedAllocatable", origin);
+            node.put("degraded", r.degraded());
+            node.put("explain", r.explain());
+            nodes.add(node);
+        }
+        return Map.of("nodes", nodes);
+    }
+
+    private static void printText(List<NodeReclaim> results, PrintStream out) {
+        String header = "%-24s %12s %16s %12s %16s %14s %16s %s%n";
+        out.printf(header, "NODE", "BATCH-CPU(m)", "BATCH-MEMORY(B)", "MID-CPU(m)", "MID-MEMORY(B)", "ORIGIN-CPU(m)",
+                "ORIGIN-MEMORY(B)", "DEGRADED");
+        for (NodeReclaim r : results) {
+            out.printf(header, r.name(), cell(r, ResourceNames.BATCH_CPU), cell(r, ResourceNames.BATCH_MEMORY),
+                    cell(r, ResourceNames.MID_CPU), cell(r, ResourceNames.MID_MEMORY), r.originBatch().cpuMilli(),
+                    r.originBatch().memoryBytes(), r.degraded());
+        }
+        for (NodeReclaim r : results) {
+            out.println();
+            out.println(r.name() + ":");
+            r.explain().forEach(line -> out.println("  " + line));
+        }
+        out.println();
+        out.println("A '-' resource is removed from the node (reset: colocation disabled or NodeMetric missing/stale).");
+    }
+
+    private static String cell(NodeReclaim r, String resource) {
+        Long v = r.allocatable().get(resource);
+        return v == null ? "-" : v.toString();
+    }
+}
