@@ -46,12 +46,13 @@ public final class ColocationConfigParser {
                 for (int i = 0; i < nodes.size(); i++) {
                     String prefix = "nodeConfigs[" + i + "].";
                     JsonNode entry = nodes.get(i);
+                    int problemsBefore = problems.size();
                     ColocationStrategy own = new ColocationStrategyReader(problems, prefix).read(entry);
                     if (!entry.isObject()) {
                         continue;
                     }
                     LabelSelector selector = selector(entry.get("nodeSelector"), prefix + "nodeSelector", problems);
-                    if (own.equals(ColocationStrategy.EMPTY)) {
+                    if (own.equals(ColocationStrategy.EMPTY) && problems.size() == problemsBefore) {
                         problems.add(prefix + " sets no strategy field (Koordinator ignores such an entry)");
                     }
                     JsonNode name = entry.get("name");
