@@ -228,9 +228,13 @@ public final class MiniYarn implements Closeable {
             try {
                 Files.createDirectories(dir);
                 Path file = dir.resolve("yarn-site.xml");
-                try (OutputStream out = Files.newOutputStream(file)) {
+                // Written aside, then moved: writeXml may lazily load yarn-site.xml from the classpath,
+                // which must never be seen half-written.
+                Path tmp = dir.resolve("yarn-site.xml.writing");
+                try (OutputStream out = Files.newOutputStream(tmp)) {
                     conf.writeXml(out);
                 }
+                Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                 return file;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write the cluster configuration to " + dir, e);

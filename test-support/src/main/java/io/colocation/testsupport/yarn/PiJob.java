@@ -13,7 +13,6 @@ import org.apache.hadoop.io.BooleanWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -88,21 +87,9 @@ public final class PiJob {
 
     /** Waits for the job to end; its final state, diagnostics, and the estimate if it succeeded. */
     public Result await(Duration timeout) throws IOException, InterruptedException, TimeoutException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!job.isComplete()) {
-            if (System.nanoTime() > deadline) {
-                job.killJob();
-                throw new TimeoutException("job " + job.getJobID() + " did not finish within " + timeout.toSeconds()
-                        + " s (state " + job.getJobState() + ")");
-            }
-            Thread.sleep(250);
-        }
-        JobStatus.State state = job.getJobState();
-        BigDecimal estimate = null;
-        if (state == JobStatus.State.SUCCEEDED) {
-            estimate = readEstimate();
-        }
-        return new Result(job.getJobID().toString(), state, job.getStatus().getFailureInfo(), estimate);
+        JobResult ended = JobResult.await(job, timeout);
+        BigDecimal estimate = ended.succeeded() ? readEstimate() : null;
+        return new Result(ended, estimate);
     }
 
     private BigDecimal readEstimate() throws IOException {
@@ -117,10 +104,10 @@ public final class PiJob {
                 .divide(BigDecimal.valueOf(totalSamples), MathContext.DECIMAL64);
     }
 
-    /** How the job ended. {@code piEstimate} is null unless it succeeded. */
-    public record Result(String jobId, JobStatus.State state, String failureInfo, BigDecimal piEstimate) {
+    /** How the job ended, and the estimate ({@code null} unless it succeeded). */
+    public record Result(JobResult job, BigDecimal piEstimate) {
         public boolean succeeded() {
-            return state == JobStatus.State.SUCCEEDED;
+            return job.succeeded();
         }
     }
 }

@@ -1,69 +1,34 @@
 package io.colocation.broker.kube;
 
+import io.colocation.api.InvalidQuantityException;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/**
- * Kubernetes resource quantities ({@code 500m}, {@code 4}, {@code 1.5Gi}, {@code 2e3}) read as apimachinery
- * reads them: {@link #milliValue} and {@link #value} round up, as {@code MilliValue()} and {@code Value()}
- * do. Negative quantities are refused: no input of the calculation may be negative.
- */
+/** {@link io.colocation.api.Quantities} with the broker's input error. */
 public final class Quantities {
-    private static final Pattern QUANTITY = Pattern.compile(
-            "([+-]?)(\\d+\\.?\\d*|\\.\\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\\d+)?");
-
     private Quantities() {
     }
 
-    /** The amount in base units (cores, bytes). */
     public static BigDecimal amount(String text, String where) throws InvalidInputException {
-        if (text == null) {
-            throw new InvalidInputException(where + ": missing quantity");
+        try {
+            return io.colocation.api.Quantities.amount(text, where);
+        } catch (InvalidQuantityException e) {
+            throw new InvalidInputException(e.getMessage());
         }
-        String s = text.trim();
-        Matcher m = QUANTITY.matcher(s);
-        if (!m.matches()) {
-            throw new InvalidInputException(where + ": \"" + text + "\" is not a Kubernetes quantity (examples: 500m, 4, 1.5Gi)");
-        }
-        BigDecimal number = new BigDecimal(m.group(2).endsWith(".") ? m.group(2) + "0" : m.group(2));
-        if ("-".equals(m.group(1)) && number.signum() != 0) {
-            throw new InvalidInputException(where + ": negative quantity \"" + text + "\"");
-        }
-        String suffix = m.group(3) == null ? "" : m.group(3);
-        BigDecimal amount = switch (suffix) {
-            case "" -> number;
-            case "Ki" -> number.multiply(BigDecimal.valueOf(1L << 10));
-            case "Mi" -> number.multiply(BigDecimal.valueOf(1L << 20));
-            case "Gi" -> number.multiply(BigDecimal.valueOf(1L << 30));
-            case "Ti" -> number.multiply(BigDecimal.valueOf(1L << 40));
-            case "Pi" -> number.multiply(BigDecimal.valueOf(1L << 50));
-            case "Ei" -> number.multiply(BigDecimal.valueOf(1L << 60));
-            case "n" -> number.scaleByPowerOfTen(-9);
-            case "u" -> number.scaleByPowerOfTen(-6);
-            case "m" -> number.scaleByPowerOfTen(-3);
-            case "k" -> number.scaleByPowerOfTen(3);
-            case "M" -> number.scaleByPowerOfTen(6);
-            case "G" -> number.scaleByPowerOfTen(9);
-            case "T" -> number.scaleByPowerOfTen(12);
-            case "P" -> number.scaleByPowerOfTen(15);
-            case "E" -> number.scaleByPowerOfTen(18);
-            default -> number.scaleByPowerOfTen(Integer.parseInt(suffix.substring(1).replace("+", "")));
-        };
-        if (amount.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1000)) > 0) {
-            throw new InvalidInputException(where + ": quantity \"" + text + "\" is too large");
-        }
-        return amount;
     }
 
-    /** Base units × 1000, rounded up (CPU in milli-cores). */
     public static long milliValue(String text, String where) throws InvalidInputException {
-        return amount(text, where).scaleByPowerOfTen(3).setScale(0, RoundingMode.CEILING).longValueExact();
+        try {
+            return io.colocation.api.Quantities.milliValue(text, where);
+        } catch (InvalidQuantityException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
     }
 
-    /** Base units, rounded up (memory in bytes, extended resources as integers). */
     public static long value(String text, String where) throws InvalidInputException {
-        return amount(text, where).setScale(0, RoundingMode.CEILING).longValueExact();
+        try {
+            return io.colocation.api.Quantities.value(text, where);
+        } catch (InvalidQuantityException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
     }
 }

@@ -1,0 +1,268 @@
+package io.colocation.copilot;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.colocation.api.InvalidQuantityException;
+import io.colocation.api.Quantities;
+import io.colocation.copilot.api.ContainerInfo;
+import io.colocation.copilot.api.CopilotApi;
+import io.colocation.copilot.api.KillResult;
+import io.colocation.copilot.api.PluginInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The copilot's local API (Koordinator yarn-copilot-agent paths) on a loopback address. Callers that
+ * are not on loopback get 403; when a token is configured, requests without it get 401. Kill requests
+ * are logged with the caller and the reason.
+ */
+final class CopilotHttpServer {
+    private static final Logger LOG = LoggerFactory.getLogger(CopilotHttpServer.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_BODY = 64 * 1024;
+
+    private final ContainerRegistry registry;
+    private final ContainerKiller killer;
+    private final CopilotMetrics metrics;
+    private final String cgroupParent;
+    private final byte[] token;
+    private HttpServer server;
+    private ExecutorService executor;
+
+    CopilotHttpServer(ContainerRegistry registry, ContainerKiller killer, CopilotMetrics metrics, String cgroupParent, String token) {
+        this.registry = registry;
+        this.killer = killer;
+        this.metrics = metrics;
+        this.cgroupParent = cgroupParent;
+        this.token = token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.UTF_8);
+    }
+
+    InetSocketAddress start(String bindAddress, int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
+        executor = Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "yarn-copilot-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+        server.start();
+        return server.getAddress();
+    }
+
+    void stop() {
+        if (server != null) {
+            server.stop(0);
+            executor.shutdownNow();
+        }
+    }
+
+    private record Reply(int status, Object body) {
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        Reply reply;
+        try {
+            reply = route(exchange);
+        } catch (RuntimeException e) {
+            LOG.error("copilot API request {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            reply = error(500, "internal error: " + e);
+        }
+        if (reply.status >= 400) {
+            metrics.apiRequestsRefused.incr();
+        } else {
+            metrics.apiRequests.incr();
+        }
+        byte[] body = JSON.writeValueAsBytes(reply.body);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(reply.status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    private Reply route(HttpExchange exchange) throws IOException {
+        if (!isAllowedCaller(exchange.getRemoteAddress().getAddress())) {
+            return error(403, "the copilot API answers loopback callers only, not " + exchange.getRemoteAddress().getAddress());
+        }
+        if (token != null && !hasToken(exchange)) {
+            return error(401, "missing or wrong token: send it in the " + CopilotApi.TOKEN_HEADER + " header");
+        }
+        String path = exchange.getRequestURI().getPath();
+        String method = exchange.getRequestMethod();
+        Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+        return switch (path) {
+            case CopilotApi.HEALTH -> get(method, () -> new Reply(200, "ok"));
+            case CopilotApi.INFORMATION -> get(method, () -> new Reply(200, new PluginInfo("yarn", "v1")));
+            case CopilotApi.CONTAINERS -> get(method, () -> new Reply(200, list("true".equals(query.get("all")))));
+            case CopilotApi.CONTAINER -> get(method, () -> container(query.get("containerID")));
+            case CopilotApi.KILL_CONTAINER -> post(method, () -> killContainer(readBody(exchange), exchange));
+            case CopilotApi.KILL_CONTAINERS_BY_RESOURCE -> post(method, () -> killByResource(readBody(exchange), exchange));
+            default -> error(404, "no such path: " + path);
+        };
+    }
+
+    /** Only processes on this host may list or kill containers, whatever address the server is bound to. */
+    static boolean isAllowedCaller(java.net.InetAddress caller) {
+        return caller.isLoopbackAddress();
+    }
+
+    private interface Handler {
+        Reply handle() throws IOException;
+    }
+
+    private static Reply get(String method, Handler h) throws IOException {
+        return "GET".equals(method) ? h.handle() : error(405, method + " not allowed here; use GET");
+    }
+
+    private static Reply post(String method, Handler h) throws IOException {
+        return "POST".equals(method) ? h.handle() : error(405, method + " not allowed here; use POST");
+    }
+
+    private List<ContainerInfo> list(boolean all) {
+        List<ContainerInfo> out = new ArrayList<>();
+        for (TrackedContainer c : registry.all()) {
+            if (all || c.isLive()) {
+                out.add(info(c));
+            }
+        }
+        return out;
+    }
+
+    private ContainerInfo info(TrackedContainer c) {
+        synchronized (registry) {
+            return c.toInfo(cgroupParent);
+        }
+    }
+
+    private Reply container(String id) {
+        if (id == null || id.isEmpty()) {
+            return error(400, "give the container: " + CopilotApi.CONTAINER + "?containerID=container_...");
+        }
+        return registry.get(id).map(c -> new Reply(200, info(c))).orElseGet(() -> error(404, "no container " + id + " on this node"));
+    }
+
+    private Reply killContainer(JsonNode body, HttpExchange exchange) {
+        if (body == null) {
+            return error(400, "the body must be JSON: {\"containerID\": \"container_...\"}");
+        }
+        String id = body.path("containerID").asText("");
+        if (id.isEmpty()) {
+            return error(400, "containerID is required: {\"containerID\": \"container_...\"}");
+        }
+        var found = registry.get(id);
+        if (found.isEmpty()) {
+            return error(404, "no container " + id + " on this node; nothing killed");
+        }
+        TrackedContainer c = found.get();
+        Integer pid;
+        synchronized (registry) {
+            pid = c.isLive() ? c.pid : null;
+        }
+        if (pid == null) {
+            return error(409, "container " + id + " has no running process (state " + info(c).state() + "); nothing killed");
+        }
+        String reason = "killContainer requested by " + exchange.getRemoteAddress() + body.path("reason").asText("").transform(r -> r.isEmpty() ? "" : ": " + r);
+        killer.kill(id, pid, reason);
+        metrics.containersKilled.incr();
+        registry.refresh();
+        return new Reply(200, new KillResult(List.of(info(c)), c.vcores, c.memoryMB, reason));
+    }
+
+    private Reply killByResource(JsonNode body, HttpExchange exchange) {
+        if (body == null || !body.path("resources").isObject()) {
+            return error(400, "the body must be JSON: {\"resources\": {\"cpu\": \"2\", \"memory\": \"4Gi\"}}");
+        }
+        JsonNode resources = body.get("resources");
+        long cpu;
+        long memory;
+        try {
+            cpu = resources.hasNonNull("cpu") ? Quantities.milliValue(resources.get("cpu").asText(), "resources.cpu") : 0;
+            memory = resources.hasNonNull("memory") ? Quantities.value(resources.get("memory").asText(), "resources.memory") : 0;
+        } catch (InvalidQuantityException e) {
+            return error(400, e.getMessage());
+        }
+        if (cpu <= 0 && memory <= 0) {
+            return error(400, "resources must ask for cpu or memory above zero; nothing killed");
+        }
+        List<TrackedContainer> live = new ArrayList<>();
+        synchronized (registry) {
+            for (TrackedContainer c : registry.all()) {
+                if (c.isLive() && c.pid != null) {
+                    live.add(c);
+                }
+            }
+        }
+        List<TrackedContainer> victims = VictimSelector.choose(live, cpu, memory);
+        long freedVcores = victims.stream().mapToLong(c -> c.vcores).sum();
+        long freedMemoryMB = victims.stream().mapToLong(c -> c.memoryMB).sum();
+        String reason = String.format("killContainersByResource requested by %s: free cpu %dm, memory %d bytes%s; chose %d of %d"
+                + " live containers (tasks before ApplicationMasters, newest first)%s", exchange.getRemoteAddress(), cpu, memory,
+                body.path("reason").asText("").transform(r -> r.isEmpty() ? "" : " (" + r + ")"), victims.size(), live.size(),
+                freedVcores * 1000 < cpu || freedMemoryMB * 1024 * 1024 < memory ? "; all of them free less than asked" : "");
+        List<ContainerInfo> items = new ArrayList<>();
+        for (TrackedContainer v : victims) {
+            killer.kill(v.containerId, v.pid, reason);
+            metrics.containersKilled.incr();
+        }
+        registry.refresh();
+        for (TrackedContainer v : victims) {
+            items.add(info(v));
+        }
+        return new Reply(200, new KillResult(items, freedVcores, freedMemoryMB, reason));
+    }
+
+    private static JsonNode readBody(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] bytes = in.readNBytes(MAX_BODY + 1);
+            if (bytes.length > MAX_BODY) {
+                return null;
+            }
+            JsonNode node = JSON.readTree(bytes);
+            return node != null && node.isObject() ? node : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private boolean hasToken(HttpExchange exchange) {
+        String given = exchange.getRequestHeaders().getFirst(CopilotApi.TOKEN_HEADER);
+        String auth = exchange.getRequestHeaders().getFirst("Authorization");
+        if (given == null && auth != null && auth.startsWith("Bearer ")) {
+            given = auth.substring("Bearer ".length());
+        }
+        return given != null && MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                out.put(key, eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return out;
+    }
+
+    private static Reply error(int status, String message) {
+        return new Reply(status, Map.of("error", message));
+    }
+}

@@ -1,0 +1,49 @@
+package io.colocation.copilot;
+
+import io.colocation.copilot.api.ContainerInfo;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** What the copilot knows of one container; changed only under the registry's lock. */
+final class TrackedContainer {
+    enum State { NEW, RUNNING, EXITED, DONE }
+
+    final String containerId;
+    final String applicationId;
+    final String user;
+    final int vcores;
+    final long memoryMB;
+    final boolean applicationMaster;
+    final long startTime;
+    State state = State.NEW;
+    Integer pid;
+    List<Integer> pids = List.of();
+    Integer exitStatus;
+    long finishedAt;
+
+    TrackedContainer(String containerId, String applicationId, String user, int vcores, long memoryMB,
+            boolean applicationMaster, long startTime) {
+        this.containerId = containerId;
+        this.applicationId = applicationId;
+        this.user = user;
+        this.vcores = vcores;
+        this.memoryMB = memoryMB;
+        this.applicationMaster = applicationMaster;
+        this.startTime = startTime;
+    }
+
+    boolean isLive() {
+        return state == State.NEW || state == State.RUNNING;
+    }
+
+    ContainerInfo toInfo(String cgroupParent) {
+        Map<String, String> quantities = Map.of("cpu", Integer.toString(vcores), "memory", Long.toString(memoryMB * 1024 * 1024));
+        return new ContainerInfo(containerId, "yarn", containerId,
+                Map.of("yarn.hadoop.apache.org/application-id", applicationId, "yarn.hadoop.apache.org/user", user),
+                Map.of(), 1, Instant.ofEpochMilli(startTime).toString(), cgroupParent + "/" + containerId, true,
+                new ContainerInfo.ResourceRequirements(quantities, quantities),
+                containerId, applicationId, user, vcores, memoryMB, applicationMaster ? "APPLICATION_MASTER" : "TASK",
+                state.name(), startTime, pid, pids, exitStatus);
+    }
+}

@@ -1,0 +1,51 @@
+package io.colocation.copilot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Process trees read from the real /proc of this host. */
+class ProcessTableTest {
+
+    @Test
+    void treeHoldsTheRootItsDescendantsAndItsSessionAndTheKillerEndsThemAll() throws Exception {
+        // setsid makes bash a session leader, as the NodeManager's executor does; the inner bash double-forks a sleep
+        Process root = new ProcessBuilder("setsid", "bash", "-c", "sleep 60 & (sleep 60 &) ; wait").start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            List<Integer> tree = List.of();
+            int rootPid = -1;
+            while (System.nanoTime() < deadline) {
+                // setsid may fork: the session leader is the bash whose parent is our child or our child itself
+                rootPid = (int) (long) root.toHandle().descendants().filter(h -> h.info().command().orElse("").endsWith("bash"))
+                        .findFirst().map(ProcessHandle::pid).orElse(root.pid());
+                tree = ProcessTable.read(Path.of("/proc")).treeOf(rootPid);
+                if (tree.size() >= 3) {
+                    break;
+                }
+                Thread.sleep(50);
+            }
+            assertEquals(rootPid, (int) tree.get(0));
+            assertTrue(tree.size() >= 3, "bash and two sleeps (one re-parented away, kept by its session): " + tree);
+
+            ContainerKiller.Outcome outcome = new ContainerKiller(Path.of("/proc"), 2_000).kill("container_test", rootPid, "test");
+            assertTrue(outcome.terminated().containsAll(tree), outcome.toString());
+            Thread.sleep(200);
+            for (int pid : tree) {
+                assertTrue(ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true), "pid " + pid + " survived");
+            }
+        } finally {
+            root.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aProcessThatIsNotRunningHasNoTree() {
+        assertEquals(List.of(), ProcessTable.read(Path.of("/proc")).treeOf(Integer.MAX_VALUE - 7));
+        assertTrue(ProcessTable.read(Path.of("/proc")).isAlive((int) ProcessHandle.current().pid()));
+    }
+}
