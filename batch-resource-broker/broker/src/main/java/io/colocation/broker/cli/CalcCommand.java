@@ -127,6 +127,10 @@ public final class CalcCommand {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             err.println("colocation calc: cannot write the result: " + e.getMessage());
             return 1;
+        } catch (RuntimeException e) {
+            // An input shape no check above foresaw: say so plainly rather than with a stack trace.
+            err.println("colocation calc: cannot use the input: " + e);
+            return 1;
         }
     }
 
@@ -141,6 +145,10 @@ public final class CalcCommand {
             for (KubeDocuments.Sourced doc : KubeDocuments.read(file, stdin)) {
                 String kind = doc.kind();
                 String apiVersion = doc.object().path("apiVersion").asText("");
+                if (List.of("Node", "Pod", "NodeMetric").contains(kind)
+                        && doc.object().path("metadata").path("name").asText("").isEmpty()) {
+                    throw new CalcException(doc.file() + ": a " + kind + " without metadata.name");
+                }
                 if (kind.equals("Node")) {
                     if (nodes.stream().anyMatch(n -> n.name().equals(doc.name()))) {
                         throw new CalcException(doc.file() + ": Node " + doc.name() + " is given twice");

@@ -149,6 +149,11 @@ class CalcCommandTest {
         assertEquals(1, r.exit());
         assertTrue(r.err().contains("NodeMetric n1: status.updateTime \"yesterday\" is not an RFC 3339 time"), r.err());
 
+        Path nameless = write(dir, "nameless.yaml", "apiVersion: v1\nkind: Pod\nspec: {nodeName: n1}\n");
+        r = run("-f", nameless.toString());
+        assertEquals(1, r.exit());
+        assertTrue(r.err().contains(nameless + ": a Pod without metadata.name"), r.err());
+
         r = run("-f", dir.resolve("missing.yaml").toString());
         assertEquals(1, r.exit());
         assertTrue(r.err().contains("missing.yaml: no such file"), r.err());
