@@ -1,0 +1,51 @@
+package io.colocation.api.yarn;
+
+/**
+ * The broker ⇄ YARN scheduler plugin contract in ZooKeeper. Every document is JSON of the records in
+ * this package (field names as the record components), written by one side only:
+ * <pre>
+ * {root}/epoch                                  broker: the leader epoch (decimal text), the fencing token
+ * {root}/yarn/{clusterId}/grants/{nodeId}       broker: {@link YarnGrant} for one NodeManager
+ * {root}/yarn/{clusterId}/acks/{nodeId}         plugin: {@link YarnGrantAck}, the grant version applied
+ * {root}/yarn/{clusterId}/nodes/{nodeId}        plugin: {@link YarnNodeReport}, YARN's allocation on the node
+ * {root}/yarn/{clusterId}/demand                plugin: {@link YarnDemand}, pending requests cluster-wide
+ * </pre>
+ * {@code nodeId} is the NodeManager's {@code host:port}. A plugin applies a grant only if its epoch is
+ * not older than the highest epoch it has seen, so a deposed broker cannot inflate a grant.
+ * Memory is in MiB both ways (Koordinator sends decimal MB and reads back MiB, a 4.9 % error).
+ */
+public final class YarnContract {
+    public static final String DEFAULT_ROOT = "/colocation";
+    public static final String DEFAULT_CLUSTER_ID = "__default_yarn_cluster__";
+
+    private YarnContract() {
+    }
+
+    public static String epochPath(String root) {
+        return root + "/epoch";
+    }
+
+    public static String clusterPath(String root, String clusterId) {
+        return root + "/yarn/" + clusterId;
+    }
+
+    public static String grantsPath(String root, String clusterId) {
+        return clusterPath(root, clusterId) + "/grants";
+    }
+
+    public static String grantPath(String root, String clusterId, String nodeId) {
+        return grantsPath(root, clusterId) + "/" + nodeId;
+    }
+
+    public static String ackPath(String root, String clusterId, String nodeId) {
+        return clusterPath(root, clusterId) + "/acks/" + nodeId;
+    }
+
+    public static String nodeReportPath(String root, String clusterId, String nodeId) {
+        return clusterPath(root, clusterId) + "/nodes/" + nodeId;
+    }
+
+    public static String demandPath(String root, String clusterId) {
+        return clusterPath(root, clusterId) + "/demand";
+    }
+}

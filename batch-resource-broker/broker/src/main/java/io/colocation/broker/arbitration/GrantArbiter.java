@@ -1,0 +1,100 @@
+package io.colocation.broker.arbitration;
+
+import io.colocation.broker.calculation.Resources;
+import java.util.function.ToLongFunction;
+
+/**
+ * The arbitration promise of ARCHITECTURE.md for one node, as a pure function. Partitioned: with
+ * {@code free = origin - k8sUsed - yarnUsed}, the free headroom is split by weighted pending demand (each
+ * side keeping at least the minimum share), so {@code k8sGrant + yarnGrant <= origin}; a shrink is
+ * published at once, a grow only into room the other side's acknowledged limit leaves (a side may even
+ * stay below its target until the other side acknowledges its shrink); an unreachable
+ * side keeps its grant and the other side does not grow into it. When origin falls below what is used,
+ * grants freeze at use and the excess is reported. Shared: Koordinator's formulas, overcommit counted.
+ */
+public final class GrantArbiter {
+    private GrantArbiter() {
+    }
+
+    public static Decision decide(ArbitrationSettings settings, Resources origin, SideState kubernetes, SideState yarn) {
+        return settings.policy() == GrantPolicy.SHARED
+                ? shared(origin, kubernetes, yarn)
+                : partitioned(settings, origin, kubernetes, yarn);
+    }
+
+    private static Decision shared(Resources origin, SideState k, SideState y) {
+        Resources kGrant = origin.minus(y.used()).atLeastZero();
+        Resources yGrant = origin.minus(k.used()).atLeastZero();
+        Resources overcommit = kGrant.plus(yGrant).minus(origin).atLeastZero();
+        Resources excess = k.used().plus(y.used()).minus(origin).atLeastZero();
+        return new Decision(kGrant, yGrant, kGrant, yGrant, excess, overcommit,
+                "shared: kubernetes = origin - yarnUsed, yarn = origin - kubernetesUsed");
+    }
+
+    private static Decision partitioned(ArbitrationSettings s, Resources origin, SideState k, SideState y) {
+        long[] cpu = partition(s, origin, k, y, Resources::cpuMilli);
+        long[] mem = partition(s, origin, k, y, Resources::memoryBytes);
+        Resources kTarget = new Resources(cpu[0], mem[0]);
+        Resources yTarget = new Resources(cpu[1], mem[1]);
+        Resources kPublish = new Resources(cpu[2], mem[2]);
+        Resources yPublish = new Resources(cpu[3], mem[3]);
+        Resources excess = new Resources(cpu[4], mem[4]);
+        String why = excess.equals(Resources.ZERO)
+                ? "partitioned: free headroom split by weighted pending demand; grow only into acknowledged room"
+                : "partitioned: origin below use, grants frozen at use, excess to take back";
+        return new Decision(kTarget, yTarget, kPublish, yPublish, excess, Resources.ZERO, why);
+    }
+
+    /** One resource: {kTarget, yTarget, kPublish, yPublish, excess}. */
+    private static long[] partition(ArbitrationSettings s, Resources originR, SideState k, SideState y, ToLongFunction<Resources> r) {
+        long origin = r.applyAsLong(originR);
+        long kUsed = r.applyAsLong(k.used());
+        long yUsed = r.applyAsLong(y.used());
+        long kTarget;
+        long yTarget;
+        long excess = 0;
+        long free = origin - kUsed - yUsed;
+        if (free < 0) {
+            kTarget = kUsed;
+            yTarget = yUsed;
+            excess = -free;
+        } else {
+            long kShare = split(free, r.applyAsLong(k.demand()), r.applyAsLong(y.demand()), s);
+            kTarget = kUsed + kShare;
+            yTarget = yUsed + free - kShare;
+        }
+        // A side that cannot be reached keeps what it has; the other side is held to what is left.
+        long kPublished = r.applyAsLong(k.published());
+        long yPublished = r.applyAsLong(y.published());
+        if (!k.reachable()) {
+            kTarget = kPublished;
+            yTarget = Math.min(yTarget, Math.max(origin - r.applyAsLong(k.effectiveLimit()), yUsed));
+        }
+        if (!y.reachable()) {
+            yTarget = yPublished;
+            kTarget = Math.min(kTarget, Math.max(origin - r.applyAsLong(y.effectiveLimit()), kUsed));
+        }
+        long kPublish = k.reachable() ? publish(kTarget, kUsed, origin - r.applyAsLong(y.effectiveLimit())) : kPublished;
+        long yPublish = y.reachable() ? publish(yTarget, yUsed, origin - r.applyAsLong(k.effectiveLimit())) : yPublished;
+        return new long[] {kTarget, yTarget, kPublish, yPublish, excess};
+    }
+
+    /**
+     * Never beyond the target, never into room the other side may still enforce (its grant until it
+     * acknowledges a shrink), and never below what the side already uses (that excess is taken back by
+     * preemption or eviction, not by the grant). A shrink therefore goes out at once, and a grow waits for
+     * the other side's acknowledgement.
+     */
+    private static long publish(long target, long used, long roomLeftByOther) {
+        return Math.min(target, Math.max(used, roomLeftByOther));
+    }
+
+    /** Kubernetes' part of {@code free}: weighted demand ratio, kept within [minimumShare, 1 - minimumShare]. */
+    static long split(long free, long kDemand, long yDemand, ArbitrationSettings s) {
+        double a = s.kubernetesWeight() * Math.max(kDemand, 0);
+        double b = s.yarnWeight() * Math.max(yDemand, 0);
+        double fraction = a + b > 0 ? a / (a + b) : s.kubernetesWeight() / (s.kubernetesWeight() + s.yarnWeight());
+        fraction = Math.min(Math.max(fraction, s.minimumShare()), 1 - s.minimumShare());
+        return (long) Math.floor(free * fraction);
+    }
+}

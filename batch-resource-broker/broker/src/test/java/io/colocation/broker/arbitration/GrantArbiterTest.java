@@ -1,0 +1,125 @@
+package io.colocation.broker.arbitration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.broker.calculation.Resources;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class GrantArbiterTest {
+    private static final ArbitrationSettings EVEN = new ArbitrationSettings(GrantPolicy.PARTITIONED, 1, 1, 0.1);
+
+    private static Resources cpu(long milli) {
+        return new Resources(milli, 0);
+    }
+
+    private static SideState side(long used, long demand, long published, Long acked, boolean reachable) {
+        return new SideState(cpu(used), cpu(demand), cpu(published), acked == null ? null : cpu(acked), reachable);
+    }
+
+    @Test
+    void freeHeadroomIsSplitByDemandWithAMinimumShare() {
+        // origin 12, k8s uses 6, yarn 4: free 2 (the yarn-copilot issue #25 example) -> split evenly without demand
+        Decision d = GrantArbiter.decide(EVEN, cpu(12_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
+        assertEquals(cpu(7_000), d.kubernetesTarget());
+        assertEquals(cpu(5_000), d.yarnTarget());
+        assertEquals(12_000, d.kubernetesTarget().cpuMilli() + d.yarnTarget().cpuMilli());
+        // all demand on YARN: Kubernetes keeps the 10 % minimum share of free
+        Decision yarnBusy = GrantArbiter.decide(EVEN, cpu(12_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 8_000, 5_000, 5_000L, true));
+        assertEquals(cpu(6_200), yarnBusy.kubernetesTarget());
+        assertEquals(cpu(5_800), yarnBusy.yarnTarget());
+    }
+
+    @Test
+    void shrinkIsPublishedAtOnceGrowWaitsForTheOtherSidesAcknowledgement() {
+        // YARN published 5, now demand moves to Kubernetes: YARN must shrink before Kubernetes may grow
+        SideState k = side(6_000, 8_000, 7_000, 7_000L, true);
+        SideState y = side(4_000, 0, 5_000, 5_000L, true);
+        Decision first = GrantArbiter.decide(EVEN, cpu(12_000), k, y);
+        assertEquals(cpu(7_800), first.kubernetesTarget());
+        assertEquals(cpu(4_200), first.yarnPublish(), "the shrink goes out at once");
+        assertEquals(cpu(7_000), first.kubernetesPublish(), "no grow while YARN may still schedule up to 5");
+        // YARN acknowledges 4.2: now Kubernetes grows
+        Decision second = GrantArbiter.decide(EVEN, cpu(12_000), k, side(4_000, 0, 4_200, 4_200L, true));
+        assertEquals(cpu(7_800), second.kubernetesPublish());
+    }
+
+    @Test
+    void anUnreachableSideKeepsItsGrantAndTheOtherDoesNotGrowIntoIt() {
+        Decision d = GrantArbiter.decide(EVEN, cpu(12_000), side(6_000, 8_000, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, false));
+        assertEquals(cpu(5_000), d.yarnPublish());
+        assertEquals(cpu(7_000), d.kubernetesPublish());
+        assertEquals(cpu(7_000), d.kubernetesTarget());
+    }
+
+    @Test
+    void originBelowUseFreezesGrantsAtUseAndReportsTheExcess() {
+        // online load rose: origin 9 while 6 + 4 are used
+        Decision d = GrantArbiter.decide(EVEN, cpu(9_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
+        assertEquals(cpu(6_000), d.kubernetesPublish());
+        assertEquals(cpu(4_000), d.yarnPublish());
+        assertEquals(cpu(1_000), d.excess());
+    }
+
+    @Test
+    void sharedPolicyIsKoordinatorsAndCountsTheOvercommit() {
+        Decision d = GrantArbiter.decide(new ArbitrationSettings(GrantPolicy.SHARED, 1, 1, 0), cpu(12_000),
+                side(6_000, 0, 0, null, true), side(4_000, 0, 0, null, true));
+        assertEquals(cpu(8_000), d.kubernetesPublish());
+        assertEquals(cpu(6_000), d.yarnPublish());
+        assertEquals(cpu(2_000), d.overcommit(), "the free 2 cores are offered to both");
+        Decision tight = GrantArbiter.decide(new ArbitrationSettings(GrantPolicy.SHARED, 1, 1, 0), cpu(9_000),
+                side(6_000, 0, 0, null, true), side(4_000, 0, 0, null, true));
+        assertEquals(cpu(5_000), tight.kubernetesPublish(), "below its 6 used: Kubernetes places nothing more");
+        assertEquals(cpu(3_000), tight.yarnPublish());
+        assertEquals(cpu(1_000), tight.excess());
+    }
+
+    @Test
+    void publishedGrantsNeverExceedOriginUnderRandomRounds() {
+        SplittableRandom random = new SplittableRandom(7);
+        long kPub = 0, yPub = 0, kAck = 0, yAck = 0;
+        for (int round = 0; round < 20_000; round++) {
+            long origin = 8_000 + random.nextInt(8_000);
+            long kUsed = Math.min(kAck, random.nextInt(6_000));
+            long yUsed = Math.min(yAck, random.nextInt(6_000));
+            boolean yarnReachable = random.nextInt(10) > 0;
+            Decision d = GrantArbiter.decide(EVEN, cpu(origin),
+                    side(kUsed, random.nextInt(5_000), kPub, kAck, true),
+                    side(yUsed, random.nextInt(5_000), yPub, yAck, yarnReachable));
+            long kNew = d.kubernetesPublish().cpuMilli();
+            long yNew = d.yarnPublish().cpuMilli();
+            String at = "round " + round + " origin " + origin + " used " + kUsed + "/" + yUsed + " pub " + kPub + "/" + yPub + " ack " + kAck + "/" + yAck + ": " + d;
+            long kEnforceable = Math.max(kPub, kAck);
+            long yEnforceable = Math.max(yPub, yAck);
+            // no side is given room the other side may still enforce (beyond what it already uses)
+            assertTrue(kNew <= Math.max(kUsed, origin - yEnforceable), at);
+            if (yarnReachable) {
+                assertTrue(yNew <= Math.max(yUsed, origin - kEnforceable), at);
+                // what both may enforce after this round fits origin, except where use or the old acknowledged
+                // limits already did not (origin fell since, or a side uses more than is left)
+                assertTrue(Math.max(kNew, kAck) + Math.max(yNew, yAck)
+                        <= Math.max(Math.max(origin, kAck + yAck), Math.max(kUsed + yEnforceable, yUsed + kEnforceable)), at);
+            } else {
+                assertEquals(yPub, yNew, "an unreachable side's grant is left alone");
+            }
+            kPub = kNew;
+            yPub = yNew;
+            if (random.nextBoolean()) {
+                kAck = kPub;
+            }
+            if (yarnReachable && random.nextBoolean()) {
+                yAck = yPub;
+            }
+        }
+    }
+
+    @Test
+    void settingsAreValidated() {
+        assertThrows(IllegalArgumentException.class, () -> new ArbitrationSettings(GrantPolicy.PARTITIONED, 0, 1, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> new ArbitrationSettings(GrantPolicy.PARTITIONED, 1, 1, 0.6));
+        assertThrows(IllegalArgumentException.class, () -> new ArbitrationSettings(null, 1, 1, 0.1));
+    }
+}
