@@ -217,10 +217,12 @@ final class CopilotHttpServer {
                 body.path("reason").asText("").transform(r -> r.isEmpty() ? "" : " (" + r + ")"), victims.size(), live.size(),
                 freedVcores * 1000 < cpu || freedMemoryMB * 1024 * 1024 < memory ? "; all of them free less than asked" : "");
         List<ContainerInfo> items = new ArrayList<>();
+        Map<String, Integer> rootPids = new LinkedHashMap<>();
         for (TrackedContainer v : victims) {
-            killer.kill(v.containerId, v.pid, reason);
-            metrics.containersKilled.incr();
+            rootPids.put(v.containerId, v.pid);
         }
+        killer.kill(rootPids, reason);
+        metrics.containersKilled.incr(victims.size());
         registry.refresh();
         for (TrackedContainer v : victims) {
             items.add(info(v));
