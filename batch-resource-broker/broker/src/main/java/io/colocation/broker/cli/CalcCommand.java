@@ -136,7 +136,7 @@ public final class CalcCommand {
 
     static List<NodeReclaim> calculate(List<String> files, InputStream stdin, Instant now, PrintStream warnings)
             throws CalcException {
-        List<KubeDocuments.Sourced> nodes = new ArrayList<>();
+        Map<String, KubeDocuments.Sourced> nodes = new LinkedHashMap<>();
         Map<String, List<Pod>> podsByNode = new LinkedHashMap<>();
         Map<String, KubeDocuments.Sourced> nodeMetrics = new LinkedHashMap<>();
         Map<String, String> podSources = new LinkedHashMap<>();
@@ -150,10 +150,9 @@ public final class CalcCommand {
                     throw new CalcException(doc.file() + ": a " + kind + " without metadata.name");
                 }
                 if (kind.equals("Node")) {
-                    if (nodes.stream().anyMatch(n -> n.name().equals(doc.name()))) {
+                    if (nodes.putIfAbsent(doc.name(), doc) != null) {
                         throw new CalcException(doc.file() + ": Node " + doc.name() + " is given twice");
                     }
-                    nodes.add(doc);
                 } else if (kind.equals("Pod")) {
                     Pod pod = convert(doc, Pod.class);
                     String previous = podSources.put(doc.name(), doc.file());
@@ -182,7 +181,7 @@ public final class CalcCommand {
             }
         }
         for (KubeDocuments.Sourced metric : nodeMetrics.values()) {
-            if (nodes.stream().noneMatch(n -> n.name().equals(metric.name()))) {
+            if (!nodes.containsKey(metric.name())) {
                 throw new CalcException(metric.file() + ": NodeMetric " + metric.name() + " names no Node in the input");
             }
         }
@@ -201,7 +200,7 @@ public final class CalcCommand {
         }
 
         List<NodeReclaim> results = new ArrayList<>();
-        for (KubeDocuments.Sourced nodeDoc : nodes) {
+        for (KubeDocuments.Sourced nodeDoc : nodes.values()) {
             Node node = convert(nodeDoc, Node.class);
             List<String> notes = new ArrayList<>();
             NodeStrategyResolver.Resolved strategy = NodeStrategyResolver.resolve(config,

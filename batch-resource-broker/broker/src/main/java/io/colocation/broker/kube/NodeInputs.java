@@ -41,8 +41,8 @@ public final class NodeInputs {
             podStates.add(pod(pod, notes));
         }
         return new NodeState(name,
-                PodRequests.cpuMemory(capacity == null ? Map.of() : capacity, where + ": status.capacity"),
-                PodRequests.cpuMemory(allocatable == null ? Map.of() : allocatable, where + ": status.allocatable"),
+                ResourceLists.cpuMemory(capacity, where + ": status.capacity"),
+                ResourceLists.cpuMemory(allocatable, where + ": status.allocatable"),
                 reservation(annotations.get(KoordinatorKeys.ANNOTATION_NODE_RESERVATION), where, notes),
                 normalizationRatio(annotations.get(KoordinatorKeys.ANNOTATION_CPU_NORMALIZATION_RATIO), where, notes),
                 thirdPartyBatch(annotations.get(KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS), where),
@@ -77,7 +77,7 @@ public final class NodeInputs {
             notes.add("ignored " + at + ": not a JSON object");
             return Resources.ZERO;
         }
-        Resources reserved = NodeMetricInputs.resourceList(root.get("resources"), at + " resources");
+        Resources reserved = ResourceLists.cpuMemory(root.get("resources"), at + " resources");
         JsonNode cpus = root.get("reservedCPUs");
         if (cpus != null && cpus.isTextual() && !cpus.textValue().isEmpty()) {
             int count = countCpus(cpus.textValue());

@@ -31,8 +31,8 @@ public final class NodeMetricInputs {
         JsonNode metric = status.path("nodeMetric");
         JsonNode usage = metric.path("nodeUsage").path("resources");
         Resources nodeUsage = usage.has("cpu") && usage.has("memory")
-                ? resourceList(usage, where + ": status.nodeMetric.nodeUsage.resources") : null;
-        Resources systemUsage = resourceList(metric.path("systemUsage").get("resources"), where + ": status.nodeMetric.systemUsage.resources");
+                ? ResourceLists.cpuMemory(usage, where + ": status.nodeMetric.nodeUsage.resources") : null;
+        Resources systemUsage = ResourceLists.cpuMemory(metric.path("systemUsage").get("resources"), where + ": status.nodeMetric.systemUsage.resources");
 
         List<NodeMetricState.PodUsage> pods = new ArrayList<>();
         JsonNode podsMetric = status.path("podsMetric");
@@ -40,7 +40,7 @@ public final class NodeMetricInputs {
             JsonNode p = podsMetric.get(i);
             String at = where + ": status.podsMetric[" + i + "]";
             pods.add(new NodeMetricState.PodUsage(p.path("namespace").asText(), p.path("name").asText(),
-                    resourceList(p.path("podUsage").get("resources"), at + ".podUsage.resources"),
+                    ResourceLists.cpuMemory(p.path("podUsage").get("resources"), at + ".podUsage.resources"),
                     PriorityClass.fromName(p.path("priority").asText(""))));
         }
         List<NodeMetricState.HostAppUsage> hostApps = new ArrayList<>();
@@ -48,24 +48,12 @@ public final class NodeMetricInputs {
         for (int i = 0; i < hostMetric.size(); i++) {
             JsonNode h = hostMetric.get(i);
             hostApps.add(new NodeMetricState.HostAppUsage(h.path("name").asText(),
-                    resourceList(h.path("usage").get("resources"), where + ": status.hostApplicationMetric[" + i + "].usage.resources"),
+                    ResourceLists.cpuMemory(h.path("usage").get("resources"), where + ": status.hostApplicationMetric[" + i + "].usage.resources"),
                     PriorityClass.fromName(h.path("priority").asText(""))));
         }
         JsonNode reclaimable = status.path("prodReclaimableMetric").path("resource").get("resources");
         Resources prodReclaimable = reclaimable == null || reclaimable.isNull() ? null
-                : resourceList(reclaimable, where + ": status.prodReclaimableMetric.resource.resources");
+                : ResourceLists.cpuMemory(reclaimable, where + ": status.prodReclaimableMetric.resource.resources");
         return new NodeMetricState(updateTime, nodeUsage, systemUsage, List.copyOf(pods), List.copyOf(hostApps), prodReclaimable);
-    }
-
-    /** cpu (milli-cores) and memory (bytes) of a resource list; missing ones are 0. */
-    static Resources resourceList(JsonNode list, String where) throws InvalidInputException {
-        if (list == null || list.isNull() || list.isMissingNode()) {
-            return Resources.ZERO;
-        }
-        JsonNode cpu = list.get("cpu");
-        JsonNode memory = list.get("memory");
-        return new Resources(
-                cpu == null || cpu.isNull() ? 0 : Quantities.milliValue(cpu.asText(), where + ".cpu"),
-                memory == null || memory.isNull() ? 0 : Quantities.value(memory.asText(), where + ".memory"));
     }
 }

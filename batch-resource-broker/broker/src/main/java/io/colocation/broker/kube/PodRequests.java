@@ -44,7 +44,7 @@ public final class PodRequests {
         Resources total = sum.max(initMax);
         Map<String, Quantity> overhead = pod.getSpec().getOverhead();
         if (overhead != null) {
-            total = total.plus(cpuMemory(overhead, where + "spec.overhead"));
+            total = total.plus(ResourceLists.cpuMemory(overhead, where + "spec.overhead"));
         }
         return total;
     }
@@ -64,14 +64,6 @@ public final class PodRequests {
     }
 
     private static Resources request(Container c, String where) throws InvalidInputException {
-        return cpuMemory(defaultedRequests(c), where + ".resources.requests");
-    }
-
-    static Resources cpuMemory(Map<String, Quantity> list, String where) throws InvalidInputException {
-        Quantity cpu = list.get("cpu");
-        Quantity memory = list.get("memory");
-        return new Resources(
-                cpu == null ? 0 : Quantities.milliValue(cpu.toString(), where + ".cpu"),
-                memory == null ? 0 : Quantities.value(memory.toString(), where + ".memory"));
+        return ResourceLists.cpuMemory(defaultedRequests(c), where + ".resources.requests");
     }
 }

@@ -1,0 +1,35 @@
+package io.colocation.broker.kube;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.colocation.broker.calculation.Resources;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Map;
+
+/** The cpu (milli-cores) and memory (bytes) of a Kubernetes resource list; a missing one is 0. */
+final class ResourceLists {
+    private ResourceLists() {
+    }
+
+    /** A list from a typed object (pod containers, node status). */
+    static Resources cpuMemory(Map<String, Quantity> list, String where) throws InvalidInputException {
+        Quantity cpu = list == null ? null : list.get("cpu");
+        Quantity memory = list == null ? null : list.get("memory");
+        return of(cpu == null ? null : cpu.toString(), memory == null ? null : memory.toString(), where);
+    }
+
+    /** A list from JSON (NodeMetric, annotations). */
+    static Resources cpuMemory(JsonNode list, String where) throws InvalidInputException {
+        if (list == null || list.isNull() || list.isMissingNode()) {
+            return Resources.ZERO;
+        }
+        JsonNode cpu = list.get("cpu");
+        JsonNode memory = list.get("memory");
+        return of(cpu == null || cpu.isNull() ? null : cpu.asText(), memory == null || memory.isNull() ? null : memory.asText(), where);
+    }
+
+    private static Resources of(String cpu, String memory, String where) throws InvalidInputException {
+        return new Resources(
+                cpu == null ? 0 : Quantities.milliValue(cpu, where + ".cpu"),
+                memory == null ? 0 : Quantities.value(memory, where + ".memory"));
+    }
+}
