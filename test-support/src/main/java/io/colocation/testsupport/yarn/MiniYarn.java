@@ -167,6 +167,31 @@ public final class MiniYarn implements Closeable {
             return this;
         }
 
+        /**
+         * Makes {@link MiniYARNCluster#restartResourceManager(int)} behave like a real RM restart: fixed
+         * (free) RM ports instead of ephemeral ones, and NodeManagers that talk to the RM over RPC (by
+         * default they hold the first RM's objects) and retry it quickly.
+         */
+        public Builder restartableResourceManager() {
+            set(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, "true");
+            set(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, "true");
+            set(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "200");
+            for (String key : List.of(YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
+                    YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
+                    YarnConfiguration.RM_WEBAPP_ADDRESS)) {
+                set(key, "localhost:" + freePort());
+            }
+            return this;
+        }
+
+        private static int freePort() {
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+                return socket.getLocalPort();
+            } catch (IOException e) {
+                throw new UncheckedIOException("no free port", e);
+            }
+        }
+
         public Builder nodeManagerTimeout(Duration timeout) {
             this.nodeManagerTimeout = timeout;
             return this;

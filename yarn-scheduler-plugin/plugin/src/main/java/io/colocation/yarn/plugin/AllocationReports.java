@@ -1,0 +1,112 @@
+package io.colocation.yarn.plugin;
+
+import io.colocation.api.yarn.YarnDemand;
+import io.colocation.api.yarn.YarnNodeReport;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceUsage;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+
+/**
+ * What the broker needs to know from YARN: each node's allocation and the cluster's pending demand
+ * (outstanding resource requests, per node partition). A document is pushed when it changes and again
+ * every {@code report.refresh-ms}, so its timestamp tells the broker the plugin is alive; a write that
+ * did not land is sent again by the next pass.
+ */
+final class AllocationReports {
+    /** The figures of a node report that count as a change (the timestamp does not). */
+    private record NodeFigures(int vcores, long memoryMB, int containers) {
+    }
+
+    private record Sent<T>(T figures, long atMillis) {
+    }
+
+    private final RMContext rmContext;
+    private final AbstractYarnScheduler<?, ?> scheduler;
+    private final GrantChannel channel;
+    private final long refreshMillis;
+    private final Map<String, Sent<NodeFigures>> sentNodes = new ConcurrentHashMap<>();
+    private volatile Sent<Map<String, YarnDemand.Partition>> sentDemand;
+
+    AllocationReports(RMContext rmContext, AbstractYarnScheduler<?, ?> scheduler, GrantChannel channel, long refreshMillis) {
+        this.rmContext = rmContext;
+        this.scheduler = scheduler;
+        this.channel = channel;
+        this.refreshMillis = refreshMillis;
+    }
+
+    /** Pushes what changed or is due for a refresh; returns each node's allocation for the metrics. */
+    Map<String, YarnNodeReport> push(long nowMillis) {
+        Map<String, YarnNodeReport> reports = new HashMap<>();
+        for (NodeId nodeId : rmContext.getRMNodes().keySet()) {
+            SchedulerNode node = scheduler.getSchedulerNode(nodeId);
+            if (node == null) {
+                continue;
+            }
+            Resource allocated = node.getAllocatedResource();
+            String id = nodeId.toString();
+            NodeFigures figures = new NodeFigures(allocated.getVirtualCores(), allocated.getMemorySize(),
+                    node.getNumContainers());
+            YarnNodeReport report = new YarnNodeReport(id, figures.vcores, figures.memoryMB, figures.containers, nowMillis);
+            reports.put(id, report);
+            Sent<NodeFigures> sent = sentNodes.get(id);
+            if (sent == null || !sent.figures.equals(figures) || nowMillis - sent.atMillis >= refreshMillis) {
+                Sent<NodeFigures> now = new Sent<>(figures, nowMillis);
+                sentNodes.put(id, now);
+                channel.writeNodeReport(report, () -> sentNodes.remove(id, now));
+            }
+        }
+        sentNodes.keySet().retainAll(reports.keySet());
+        pushDemand(nowMillis);
+        return reports;
+    }
+
+    private void pushDemand(long nowMillis) {
+        Map<String, YarnDemand.Partition> partitions = pendingByPartition();
+        Sent<Map<String, YarnDemand.Partition>> sent = sentDemand;
+        if (sent != null && sent.figures.equals(partitions) && nowMillis - sent.atMillis < refreshMillis) {
+            return;
+        }
+        int vcores = partitions.values().stream().mapToInt(YarnDemand.Partition::pendingVcores).sum();
+        long memory = partitions.values().stream().mapToLong(YarnDemand.Partition::pendingMemoryMB).sum();
+        Sent<Map<String, YarnDemand.Partition>> now = new Sent<>(partitions, nowMillis);
+        sentDemand = now;
+        channel.writeDemand(new YarnDemand(vcores, memory, partitions, nowMillis), () -> {
+            if (Objects.equals(sentDemand, now)) {
+                sentDemand = null;
+            }
+        });
+    }
+
+    /** Outstanding requests of every running application attempt, summed per node partition ("" = default). */
+    Map<String, YarnDemand.Partition> pendingByPartition() {
+        Map<String, long[]> sums = new TreeMap<>();
+        for (SchedulerApplication<?> app : scheduler.getSchedulerApplications().values()) {
+            SchedulerApplicationAttempt attempt = app.getCurrentAppAttempt();
+            if (attempt == null) {
+                continue;
+            }
+            ResourceUsage usage = attempt.getAppAttemptResourceUsage();
+            for (String partition : usage.getExistingNodeLabels()) {
+                Resource pending = usage.getPending(partition);
+                if (pending.getMemorySize() > 0 || pending.getVirtualCores() > 0) {
+                    long[] sum = sums.computeIfAbsent(partition, p -> new long[2]);
+                    sum[0] += pending.getVirtualCores();
+                    sum[1] += pending.getMemorySize();
+                }
+            }
+        }
+        Map<String, YarnDemand.Partition> partitions = new TreeMap<>();
+        sums.forEach((p, s) -> partitions.put(p, new YarnDemand.Partition((int) s[0], s[1])));
+        return partitions;
+    }
+}

@@ -1,0 +1,180 @@
+package io.colocation.yarn.plugin;
+
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.api.yarn.YarnGrantAck;
+import java.io.Closeable;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.monitor.SchedulingEditPolicy;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The colocation plugin inside the ResourceManager, installed as a scheduling monitor policy
+ * ({@code yarn.resourcemanager.scheduler.monitor.policies}). The scheduler runs it only while this RM is
+ * active, for the CapacityScheduler and the FairScheduler alike. Grants from the broker are applied as
+ * soon as ZooKeeper delivers them; every {@code plugin.interval-ms} the policy confirms and acknowledges
+ * applied grants, re-applies grants a node lost (NodeManager re-registration, RM restart or failover),
+ * preempts gracefully where a grant fell below the allocation, and reports allocation and demand.
+ */
+public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.Listener, Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchGrantEditPolicy.class);
+    static final String NAME = "ColocationBatchGrants";
+
+    private final GrantBook book = new GrantBook();
+    private RMContext rmContext;
+    private ResourceScheduler scheduler;
+    private PluginSettings settings;
+    private NodeCapacity capacity;
+    private GrantChannel channel;
+    private GracefulPreemption preemption;
+    private AllocationReports reports;
+    private PluginMetrics metrics;
+    private boolean started;
+    private volatile boolean closed;
+
+    @Override
+    public void init(Configuration config, RMContext context, ResourceScheduler scheduler) {
+        if (!(scheduler instanceof AbstractYarnScheduler<?, ?> yarnScheduler)) {
+            throw new IllegalArgumentException(NAME + " needs a scheduler derived from AbstractYarnScheduler "
+                    + "(CapacityScheduler, FairScheduler, FifoScheduler); found " + scheduler.getClass().getName());
+        }
+        settings = PluginSettings.from(config);
+        capacity = new NodeCapacity(context, scheduler);
+        channel = new GrantChannel(settings, this);
+        reports = new AllocationReports(context, yarnScheduler, channel, settings.reportRefreshMs());
+        // The scheduler is stopped when this RM stops or turns standby; its successor gets a new policy.
+        yarnScheduler.registerServiceListener(service -> {
+            if (service.getServiceState() == Service.STATE.STOPPED) {
+                close();
+            }
+        });
+        if (!GracefulPreemption.schedulesVcores(scheduler)) {
+            LOG.warn("{}: the scheduler counts memory only (CapacityScheduler with DefaultResourceCalculator), so the "
+                    + "vcores of each grant are applied but not enforced; set yarn.scheduler.capacity.resource-calculator "
+                    + "to org.apache.hadoop.yarn.util.resource.DominantResourceCalculator", NAME);
+        }
+        this.rmContext = context;
+        this.scheduler = scheduler;
+        LOG.info("{} configured: grants of YARN cluster '{}' from {}{}, every {} ms, preemption {}", NAME,
+                settings.clusterId(), settings.zookeeperConnect(), settings.zookeeperRoot(), settings.intervalMs(),
+                settings.preemptionEnabled() ? "on (wait " + settings.waitBeforeKillMs() + " ms, at most "
+                        + settings.maxPreemptionsPerSecond() + "/s)" : "off");
+    }
+
+    /** Connects on the first run: the scheduler runs monitors only on the active RM. */
+    private synchronized boolean start() {
+        if (closed) {
+            return false;
+        }
+        if (!started) {
+            metrics = PluginMetrics.register();
+            preemption = new GracefulPreemption(rmContext, scheduler, settings, metrics);
+            channel.start();
+            started = true;
+        }
+        return true;
+    }
+
+    @Override
+    public void editSchedule() {
+        if (!start()) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (NodeCapacity.Applied applied : capacity.reconcile(now)) {
+            YarnGrant g = applied.grant();
+            LOG.info("grant epoch {} version {} enforced on {} ({} ms after it arrived)", g.epoch(), g.version(),
+                    g.nodeId(), applied.latencyMillis());
+            metrics.grantApplied(g, applied.latencyMillis());
+            channel.writeAck(new YarnGrantAck(g.nodeId(), g.epoch(), g.version(), g.vcores(), g.memoryMB(), now),
+                    () -> capacity.unacknowledge(g));
+        }
+        if (settings.preemptionEnabled()) {
+            Map<String, YarnGrant> enforced = new HashMap<>();
+            book.all().forEach((node, grant) -> {
+                if (capacity.enforced(node)) {
+                    enforced.put(node, grant);
+                }
+            });
+            preemption.run(now, enforced);
+        }
+        metrics.allocations(reports.push(now));
+    }
+
+    @Override
+    public long getMonitoringInterval() {
+        return settings.intervalMs();
+    }
+
+    @Override
+    public String getPolicyName() {
+        return NAME;
+    }
+
+    @Override
+    public void grantChanged(YarnGrant grant) {
+        try {
+            NodeId.fromString(grant.nodeId());
+        } catch (IllegalArgumentException e) {
+            documentRejected("grant " + grant.nodeId(), "the node id must be a NodeManager host:port");
+            return;
+        }
+        switch (book.offer(grant)) {
+            case ACCEPTED -> capacity.apply(grant, System.currentTimeMillis());
+            case STALE_EPOCH -> {
+                LOG.warn("ignoring grant for {} from broker epoch {} (version {}): the current epoch is {}, a deposed "
+                        + "broker leader wrote it", grant.nodeId(), grant.epoch(), grant.version(), book.fencingEpoch());
+                if (metrics != null) {
+                    metrics.staleGrant();
+                }
+            }
+            case NOT_NEWER -> LOG.debug("grant for {} epoch {} version {} is not newer than the one applied",
+                    grant.nodeId(), grant.epoch(), grant.version());
+            case INVALID -> documentRejected("grant " + grant.nodeId(), "negative figures in " + grant);
+        }
+    }
+
+    @Override
+    public void grantRemoved(String nodeId) {
+        if (book.remove(nodeId) != null) {
+            capacity.release(nodeId);
+            if (metrics != null) {
+                metrics.grantRemoved(nodeId);
+            }
+        }
+    }
+
+    @Override
+    public void epochChanged(long epoch) {
+        LOG.info("broker leader epoch is now {}: grants from older epochs are ignored", epoch);
+        book.raiseEpoch(epoch);
+    }
+
+    @Override
+    public void documentRejected(String path, String problem) {
+        LOG.error("ignoring {}: {}", path, problem);
+        if (metrics != null) {
+            metrics.documentRejected();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (started) {
+            channel.close();
+            metrics.unregister();
+            LOG.info("{} stopped", NAME);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.colocation.yarn.plugin;
+
+import io.colocation.api.yarn.YarnGrant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerPreemptEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEventType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes capacity back when a node's grant falls below what YARN has allocated there, the way the
+ * scheduler's own preemption does: the chosen containers are first marked for preemption (the
+ * ApplicationMaster sees them in its allocate response and may checkpoint or give them back), and
+ * those still running after {@code wait-before-kill-ms}, while the node is still over its grant, are
+ * killed through the scheduler with exit status PREEMPTED, which MapReduce and Spark do not count as a
+ * task failure. New decisions are rate-limited cluster-wide; each one is logged with its reason.
+ */
+final class GracefulPreemption {
+    private static final Logger LOG = LoggerFactory.getLogger(GracefulPreemption.class);
+
+    private record Mark(NodeId node, RMContainer container, long markedAtMillis) {
+    }
+
+    private final RMContext rmContext;
+    private final ResourceScheduler scheduler;
+    private final PluginSettings settings;
+    private final PluginMetrics metrics;
+    private final Map<ContainerId, Mark> marks = new HashMap<>();
+    private final boolean schedulesVcores;
+    private double tokens;
+    private long lastRefillMillis = -1;
+
+    GracefulPreemption(RMContext rmContext, ResourceScheduler scheduler, PluginSettings settings, PluginMetrics metrics) {
+        this.rmContext = rmContext;
+        this.scheduler = scheduler;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.tokens = settings.maxPreemptionsPerSecond();
+        this.schedulesVcores = schedulesVcores(scheduler);
+    }
+
+    /** Whether the scheduler counts vcores (the CapacityScheduler's default calculator counts memory only). */
+    static boolean schedulesVcores(ResourceScheduler scheduler) {
+        return scheduler.getSchedulingResourceTypes().contains(SchedulerResourceTypes.CPU);
+    }
+
+    /** One pass over the nodes whose grant the scheduler enforces. */
+    void run(long nowMillis, Map<String, YarnGrant> enforced) {
+        refill(nowMillis);
+        marks.values().removeIf(m -> scheduler.getRMContainer(m.container.getContainerId()) == null);
+        for (Map.Entry<String, YarnGrant> e : enforced.entrySet()) {
+            NodeId nodeId = NodeId.fromString(e.getKey());
+            SchedulerNode node = scheduler.getSchedulerNode(nodeId);
+            if (node != null) {
+                runNode(nowMillis, nodeId, node, e.getValue());
+            }
+        }
+    }
+
+    private void runNode(long nowMillis, NodeId nodeId, SchedulerNode node, YarnGrant grant) {
+        Resource total = node.getTotalResource();
+        Resource allocated = node.getAllocatedResource();
+        long overMemory = allocated.getMemorySize() - total.getMemorySize();
+        // A scheduler that ignores vcores would place the containers right back: take back memory only.
+        long overVcores = schedulesVcores ? (long) allocated.getVirtualCores() - total.getVirtualCores() : 0;
+        List<Mark> nodeMarks = new ArrayList<>(marks.values().stream().filter(m -> m.node.equals(nodeId))
+                .sorted(Comparator.comparingLong(Mark::markedAtMillis)).toList());
+        if (overMemory <= 0 && overVcores <= 0) {
+            if (!nodeMarks.isEmpty()) {
+                LOG.info("node {} is back within its grant {}: the {} container(s) marked for preemption there stay",
+                        nodeId, total, nodeMarks.size());
+                nodeMarks.forEach(m -> marks.remove(m.container.getContainerId()));
+            }
+            return;
+        }
+        long uncoveredMemory = overMemory - nodeMarks.stream().mapToLong(m -> memory(m.container)).sum();
+        long uncoveredVcores = overVcores - nodeMarks.stream().mapToLong(m -> vcores(m.container)).sum();
+        if (uncoveredMemory > 0 || uncoveredVcores > 0) {
+            mark(nowMillis, nodeId, node, grant, allocated, Math.max(0, uncoveredMemory),
+                    (int) Math.max(0, uncoveredVcores), nodeMarks);
+        }
+        for (Mark m : nodeMarks) {
+            if (overMemory <= 0 && overVcores <= 0) {
+                break;
+            }
+            if (nowMillis - m.markedAtMillis < settings.waitBeforeKillMs()) {
+                continue;
+            }
+            boolean helps = (overMemory > 0 && memory(m.container) > 0) || (overVcores > 0 && vcores(m.container) > 0);
+            if (!helps) {
+                continue;
+            }
+            LOG.info("killing preempted container {} on {}: the node is still over its grant by <memory:{}, vCores:{}> "
+                            + "{} ms after the ApplicationMaster was told", m.container.getContainerId(), nodeId,
+                    Math.max(0, overMemory), Math.max(0, overVcores), nowMillis - m.markedAtMillis);
+            rmContext.getDispatcher().getEventHandler().handle(new ContainerPreemptEvent(
+                    m.container.getApplicationAttemptId(), m.container, SchedulerEventType.MARK_CONTAINER_FOR_KILLABLE));
+            marks.remove(m.container.getContainerId());
+            metrics.containerPreempted(nodeId.toString());
+            overMemory -= memory(m.container);
+            overVcores -= vcores(m.container);
+        }
+    }
+
+    private void mark(long nowMillis, NodeId nodeId, SchedulerNode node, YarnGrant grant, Resource allocated,
+            long needMemory, int needVcores, List<Mark> nodeMarks) {
+        Map<String, RMContainer> byId = new HashMap<>();
+        List<PreemptionVictims.Candidate> candidates = new ArrayList<>();
+        for (RMContainer c : node.getCopiedListOfRunningContainers()) {
+            if (marks.containsKey(c.getContainerId())) {
+                continue;
+            }
+            byId.put(c.getContainerId().toString(), c);
+            candidates.add(new PreemptionVictims.Candidate(c.getContainerId().toString(), c.isAMContainer(),
+                    applicationPriority(c.getApplicationAttemptId().getApplicationId()),
+                    requestPriority(c.getContainer().getPriority()), c.getCreationTime(), memory(c), (int) vcores(c)));
+        }
+        for (PreemptionVictims.Candidate victim : PreemptionVictims.choose(candidates, needMemory, needVcores)) {
+            if (tokens < 1) {
+                LOG.info("preemption on {} deferred: the cluster-wide limit of {} per second is reached", nodeId,
+                        settings.maxPreemptionsPerSecond());
+                return;
+            }
+            tokens -= 1;
+            RMContainer c = byId.get(victim.containerId());
+            LOG.info("preempting {} ({}, <memory:{}, vCores:{}>, started {} ms ago) on {}: allocated {} exceeds the grant "
+                            + "<memory:{}, vCores:{}> (epoch {} version {}) by <memory:{}, vCores:{}> not yet covered; "
+                            + "ApplicationMaster told, kill in {} ms unless it ends first",
+                    c.getContainerId(), victim.applicationMaster() ? "ApplicationMaster" : "task",
+                    victim.memoryMB(), victim.vcores(), nowMillis - victim.startedAtMillis(), nodeId, allocated,
+                    grant.memoryMB(), grant.vcores(), grant.epoch(), grant.version(), needMemory, needVcores,
+                    settings.waitBeforeKillMs());
+            rmContext.getDispatcher().getEventHandler().handle(new ContainerPreemptEvent(
+                    c.getApplicationAttemptId(), c, SchedulerEventType.MARK_CONTAINER_FOR_PREEMPTION));
+            Mark mark = new Mark(nodeId, c, nowMillis);
+            marks.put(c.getContainerId(), mark);
+            nodeMarks.add(mark);
+        }
+    }
+
+    private int applicationPriority(ApplicationId app) {
+        RMApp rmApp = rmContext.getRMApps().get(app);
+        return rmApp == null ? 0 : requestPriority(rmApp.getApplicationPriority());
+    }
+
+    private static int requestPriority(Priority priority) {
+        return priority == null ? 0 : priority.getPriority();
+    }
+
+    private static long memory(RMContainer c) {
+        return c.getAllocatedResource().getMemorySize();
+    }
+
+    private static long vcores(RMContainer c) {
+        return c.getAllocatedResource().getVirtualCores();
+    }
+
+    private void refill(long nowMillis) {
+        if (lastRefillMillis >= 0) {
+            tokens = Math.min(Math.max(1, settings.maxPreemptionsPerSecond()),
+                    tokens + (nowMillis - lastRefillMillis) / 1000.0 * settings.maxPreemptionsPerSecond());
+        }
+        lastRefillMillis = nowMillis;
+    }
+}

@@ -1,0 +1,264 @@
+package io.colocation.yarn.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnDemand;
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.api.yarn.YarnGrantAck;
+import io.colocation.api.yarn.YarnNodeReport;
+import io.colocation.testsupport.yarn.JobResult;
+import io.colocation.testsupport.yarn.MiniYarn;
+import io.colocation.testsupport.yarn.SleepJobs;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The plugin installed by configuration only into a real MiniYARNCluster's ResourceManager (stock
+ * CapacityScheduler), reading grants from a real ZooKeeper that the test writes as the broker would.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GrantEnforcementTest {
+    private static final String ROOT = "/colocation";
+    private static final String CLUSTER = "test-yarn";
+    private static final long EPOCH = 3;
+    private static final AtomicLong VERSION = new AtomicLong();
+
+    private static TestZooKeeper zk;
+    private static CuratorFramework curator;
+    private static MiniYarn yarn;
+
+    @BeforeAll
+    static void start() throws Exception {
+        zk = new TestZooKeeper();
+        curator = zk.newClient();
+        writeEpoch(EPOCH);
+        yarn = MiniYarn.builder("grant-enforcement").nodeManagers(2).nodeSize(4096, 4).restartableResourceManager()
+                // Grants are memory and vcores: the scheduler must count both.
+                .set("yarn.scheduler.capacity.resource-calculator",
+                        "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
+                .set("yarn.resourcemanager.scheduler.monitor.enable", "true")
+                .set("yarn.resourcemanager.scheduler.monitor.policies", BatchGrantEditPolicy.class.getName())
+                .set(PluginSettings.ZK_CONNECT, zk.connectString())
+                .set(PluginSettings.CLUSTER_ID, CLUSTER)
+                .set(PluginSettings.INTERVAL, "200")
+                .set(PluginSettings.REPORT_REFRESH, "1000")
+                .set(PluginSettings.WAIT_BEFORE_KILL, "1500")
+                .start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (yarn != null) {
+            yarn.close();
+        }
+        if (zk != null) {
+            zk.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aGrantBecomesTheNodeCapacityWithinOneSecondAndIsAcknowledged() throws Exception {
+        NodeId node = nodes().get(0);
+        long version = VERSION.incrementAndGet();
+        long written = System.nanoTime();
+        writeGrant(new YarnGrant(node.toString(), EPOCH, version, 2, 1536, System.currentTimeMillis()));
+        try (YarnClient client = yarn.newYarnClient()) {
+            await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(1536, 2)));
+        }
+        long millis = (System.nanoTime() - written) / 1_000_000;
+        assertTrue(millis < 1000, "the RM applied the grant after " + millis + " ms");
+
+        AtomicReference<YarnGrantAck> ack = new AtomicReference<>();
+        await(Duration.ofSeconds(5), () -> {
+            ack.set(read(YarnContract.ackPath(ROOT, CLUSTER, node.toString()), YarnGrantAck.class));
+            return ack.get() != null && ack.get().version() == version;
+        });
+        assertEquals(EPOCH, ack.get().epoch());
+        assertEquals(2, ack.get().vcores());
+        assertEquals(1536, ack.get().memoryMB());
+
+        YarnNodeReport report = read(YarnContract.nodeReportPath(ROOT, CLUSTER, node.toString()), YarnNodeReport.class);
+        assertNotNull(report, "the plugin reports every node's allocation");
+        assertEquals(0, report.runningContainers());
+        // JMX values are cached for the metrics period (10 s by default).
+        await(Duration.ofSeconds(15), () -> jmx("GrantsApplied") >= 1);
+    }
+
+    @Test
+    @Order(2)
+    void aGrantFromAnOlderBrokerEpochIsIgnored() throws Exception {
+        NodeId node = nodes().get(1);
+        writeGrant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
+        try (YarnClient client = yarn.newYarnClient()) {
+            await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(2048, 3)));
+            long staleBefore = jmx("GrantsIgnoredStaleEpoch");
+            // A deposed leader (epoch 2) still writing, with a version far ahead.
+            writeGrant(new YarnGrant(node.toString(), EPOCH - 1, 1_000, 4, 4096, System.currentTimeMillis()));
+            await(Duration.ofSeconds(15), () -> jmx("GrantsIgnoredStaleEpoch") > staleBefore);
+            Thread.sleep(600);
+            assertEquals(Resource.newInstance(2048, 3), capacity(client, node));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aJobRunsWithinTheGrantsAndAShrinkPreemptsOneTaskGracefully(@TempDir Path work) throws Exception {
+        List<NodeId> nodes = nodes();
+        for (NodeId node : nodes) {
+            writeGrant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 4, 2048, System.currentTimeMillis()));
+        }
+        await(Duration.ofSeconds(10), () -> nodes.stream().allMatch(n -> total(n).equals(Resource.newInstance(2048, 4))));
+
+        // Sample the scheduler while the job ramps up: no node ever holds more than its grant.
+        List<String> violations = new ArrayList<>();
+        Job job = SleepJobs.submit(yarn.config(), 9, 15_000, work);
+        ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
+        AtomicReference<YarnDemand> demand = new AtomicReference<>();
+        await(Duration.ofSeconds(60), () -> {
+            for (NodeId n : nodes) {
+                SchedulerNode sn = schedulerNode(n);
+                if (sn.getAllocatedResource().getVirtualCores() > 4 || sn.getAllocatedResource().getMemorySize() > 2048) {
+                    violations.add(n + " holds " + sn.getAllocatedResource());
+                }
+            }
+            demand.set(read(YarnContract.demandPath(ROOT, CLUSTER), YarnDemand.class));
+            return nodes.stream().mapToInt(n -> schedulerNode(n).getNumContainers()).sum() == 8
+                    && demand.get() != null && demand.get().pendingVcores() >= 1;
+        });
+        assertEquals(List.of(), violations);
+        assertTrue(demand.get().pendingMemoryMB() >= 256, "9 maps on 7 task slots leave demand: " + demand.get());
+        assertTrue(demand.get().partitions().containsKey(""), "demand per partition: " + demand.get());
+
+        // Shrink one node by one vcore below its allocation: exactly one task container must go.
+        NodeId shrunk = nodes.stream().filter(n -> schedulerNode(n).getNumContainers() == 4).findFirst().orElseThrow();
+        long preemptedBefore = jmx("ContainersPreempted");
+        writeGrant(new YarnGrant(shrunk.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
+        await(Duration.ofSeconds(20), () -> schedulerNode(shrunk).getAllocatedResource().getVirtualCores() <= 3);
+
+        JobResult result = JobResult.await(job, Duration.ofMinutes(3));
+        assertTrue(result.succeeded(), "the job survives preemption: " + result);
+        assertEquals(0, result.failedMaps(), "PREEMPTED is not a task failure");
+        assertEquals(1, result.killedMaps(), "exactly one map attempt was preempted");
+        RMAppAttemptMetrics metrics = yarn.resourceManager().getRMContext().getRMApps().get(app)
+                .getCurrentAppAttempt().getRMAppAttemptMetrics();
+        assertEquals(1, metrics.getNumNonAMContainersPreempted(), "the RM recorded exit status PREEMPTED");
+        assertFalse(metrics.getIsPreempted(), "the ApplicationMaster was not preempted");
+        await(Duration.ofSeconds(15), () -> jmx("ContainersPreempted") == preemptedBefore + 1);
+    }
+
+    @Test
+    @Order(4)
+    void aRestartedResourceManagerGetsTheGrantsBack() throws Exception {
+        NodeId node = nodes().get(0);
+        writeGrant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 1, 1024, System.currentTimeMillis()));
+        await(Duration.ofSeconds(10), () -> total(node).equals(Resource.newInstance(1024, 1)));
+
+        yarn.cluster().restartResourceManager(0);
+        await(Duration.ofSeconds(60), () -> {
+            SchedulerNode sn = yarn.resourceManager().getResourceScheduler().getSchedulerNode(node);
+            return sn != null && sn.getTotalResource().equals(Resource.newInstance(1024, 1));
+        });
+        try (YarnClient client = yarn.newYarnClient()) {
+            await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(1024, 1)));
+        }
+    }
+
+    // --- helpers ---
+
+    private static List<NodeId> nodes() throws Exception {
+        return yarn.runningNodes().stream().map(NodeReport::getNodeId).sorted().toList();
+    }
+
+    private static Resource capacity(YarnClient client, NodeId node) {
+        try {
+            return client.getNodeReports().stream().filter(r -> r.getNodeId().equals(node)).findFirst()
+                    .map(NodeReport::getCapability).orElse(Resource.newInstance(-1, -1));
+        } catch (Exception e) {
+            return Resource.newInstance(-1, -1);
+        }
+    }
+
+    private static SchedulerNode schedulerNode(NodeId node) {
+        return yarn.resourceManager().getResourceScheduler().getSchedulerNode(node);
+    }
+
+    private static Resource total(NodeId node) {
+        SchedulerNode sn = schedulerNode(node);
+        return sn == null ? Resource.newInstance(-1, -1) : sn.getTotalResource();
+    }
+
+    private static void writeEpoch(long epoch) throws Exception {
+        curator.create().orSetData().creatingParentsIfNeeded()
+                .forPath(YarnContract.epochPath(ROOT), Long.toString(epoch).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void writeGrant(YarnGrant grant) throws Exception {
+        curator.create().orSetData().creatingParentsIfNeeded()
+                .forPath(YarnContract.grantPath(ROOT, CLUSTER, grant.nodeId()), ContractCodec.write(grant));
+    }
+
+    private static <T> T read(String path, Class<T> type) {
+        try {
+            if (curator.checkExists().forPath(path) == null) {
+                return null;
+            }
+            return ContractCodec.read(path, curator.getData().forPath(path), type);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long jmx(String attribute) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            Set<ObjectName> names = server.queryNames(new ObjectName("Hadoop:*,name=" + PluginMetrics.SOURCE), null);
+            assertEquals(1, names.size(), "one " + PluginMetrics.SOURCE + " MBean: " + names);
+            return ((Number) server.getAttribute(names.iterator().next(), attribute)).longValue();
+        } catch (javax.management.JMException e) {
+            throw new IllegalStateException("cannot read " + attribute + " from JMX", e);
+        }
+    }
+
+    private static void await(Duration timeout, BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("condition not met within " + timeout);
+            }
+            Thread.sleep(50);
+        }
+    }
+}
