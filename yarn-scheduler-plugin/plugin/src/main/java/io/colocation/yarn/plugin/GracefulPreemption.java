@@ -33,7 +33,22 @@ import org.slf4j.LoggerFactory;
 final class GracefulPreemption {
     private static final Logger LOG = LoggerFactory.getLogger(GracefulPreemption.class);
 
-    private record Mark(NodeId node, RMContainer container, long markedAtMillis) {
+    /** A container told to go; once killed it stays here (still covering its share) until the scheduler drops it. */
+    private static final class Mark {
+        final NodeId node;
+        final RMContainer container;
+        final long markedAtMillis;
+        boolean killed;
+
+        Mark(NodeId node, RMContainer container, long markedAtMillis) {
+            this.node = node;
+            this.container = container;
+            this.markedAtMillis = markedAtMillis;
+        }
+
+        long markedAtMillis() {
+            return markedAtMillis;
+        }
     }
 
     private final RMContext rmContext;
@@ -84,7 +99,7 @@ final class GracefulPreemption {
             if (!nodeMarks.isEmpty()) {
                 LOG.info("node {} is back within its grant {}: the {} container(s) marked for preemption there stay",
                         nodeId, total, nodeMarks.size());
-                nodeMarks.forEach(m -> marks.remove(m.container.getContainerId()));
+                nodeMarks.stream().filter(m -> !m.killed).forEach(m -> marks.remove(m.container.getContainerId()));
             }
             return;
         }
@@ -94,11 +109,18 @@ final class GracefulPreemption {
             mark(nowMillis, nodeId, node, grant, allocated, Math.max(0, uncoveredMemory),
                     (int) Math.max(0, uncoveredVcores), nodeMarks);
         }
+        // Killed containers still count in the allocation until the scheduler has processed the kill.
+        for (Mark m : nodeMarks) {
+            if (m.killed) {
+                overMemory -= memory(m.container);
+                overVcores -= vcores(m.container);
+            }
+        }
         for (Mark m : nodeMarks) {
             if (overMemory <= 0 && overVcores <= 0) {
                 break;
             }
-            if (nowMillis - m.markedAtMillis < settings.waitBeforeKillMs()) {
+            if (m.killed || nowMillis - m.markedAtMillis < settings.waitBeforeKillMs()) {
                 continue;
             }
             boolean helps = (overMemory > 0 && memory(m.container) > 0) || (overVcores > 0 && vcores(m.container) > 0);
@@ -110,7 +132,7 @@ final class GracefulPreemption {
                     Math.max(0, overMemory), Math.max(0, overVcores), nowMillis - m.markedAtMillis);
             rmContext.getDispatcher().getEventHandler().handle(new ContainerPreemptEvent(
                     m.container.getApplicationAttemptId(), m.container, SchedulerEventType.MARK_CONTAINER_FOR_KILLABLE));
-            marks.remove(m.container.getContainerId());
+            m.killed = true;
             metrics.containerPreempted(nodeId.toString());
             overMemory -= memory(m.container);
             overVcores -= vcores(m.container);

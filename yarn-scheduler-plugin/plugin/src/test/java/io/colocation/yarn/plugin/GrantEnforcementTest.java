@@ -44,6 +44,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
+import static io.colocation.yarn.plugin.BrokerWrites.await;
+
 /**
  * The plugin installed by configuration only into a real MiniYARNCluster's ResourceManager (stock
  * CapacityScheduler), reading grants from a real ZooKeeper that the test writes as the broker would.
@@ -58,12 +60,14 @@ class GrantEnforcementTest {
     private static TestZooKeeper zk;
     private static CuratorFramework curator;
     private static MiniYarn yarn;
+    private static BrokerWrites broker;
 
     @BeforeAll
     static void start() throws Exception {
         zk = new TestZooKeeper();
         curator = zk.newClient();
-        writeEpoch(EPOCH);
+        broker = new BrokerWrites(curator, ROOT, CLUSTER);
+        broker.epoch(EPOCH);
         yarn = MiniYarn.builder("grant-enforcement").nodeManagers(2).nodeSize(4096, 4).restartableResourceManager()
                 // Grants are memory and vcores: the scheduler must count both.
                 .set("yarn.scheduler.capacity.resource-calculator",
@@ -94,7 +98,7 @@ class GrantEnforcementTest {
         NodeId node = nodes().get(0);
         long version = VERSION.incrementAndGet();
         long written = System.nanoTime();
-        writeGrant(new YarnGrant(node.toString(), EPOCH, version, 2, 1536, System.currentTimeMillis()));
+        broker.grant(new YarnGrant(node.toString(), EPOCH, version, 2, 1536, System.currentTimeMillis()));
         try (YarnClient client = yarn.newYarnClient()) {
             await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(1536, 2)));
         }
@@ -103,14 +107,14 @@ class GrantEnforcementTest {
 
         AtomicReference<YarnGrantAck> ack = new AtomicReference<>();
         await(Duration.ofSeconds(5), () -> {
-            ack.set(read(YarnContract.ackPath(ROOT, CLUSTER, node.toString()), YarnGrantAck.class));
+            ack.set(broker.read(YarnContract.ackPath(ROOT, CLUSTER, node.toString()), YarnGrantAck.class));
             return ack.get() != null && ack.get().version() == version;
         });
         assertEquals(EPOCH, ack.get().epoch());
         assertEquals(2, ack.get().vcores());
         assertEquals(1536, ack.get().memoryMB());
 
-        YarnNodeReport report = read(YarnContract.nodeReportPath(ROOT, CLUSTER, node.toString()), YarnNodeReport.class);
+        YarnNodeReport report = broker.read(YarnContract.nodeReportPath(ROOT, CLUSTER, node.toString()), YarnNodeReport.class);
         assertNotNull(report, "the plugin reports every node's allocation");
         assertEquals(0, report.runningContainers());
         // JMX values are cached for the metrics period (10 s by default).
@@ -121,12 +125,12 @@ class GrantEnforcementTest {
     @Order(2)
     void aGrantFromAnOlderBrokerEpochIsIgnored() throws Exception {
         NodeId node = nodes().get(1);
-        writeGrant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
+        broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
         try (YarnClient client = yarn.newYarnClient()) {
             await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(2048, 3)));
             long staleBefore = jmx("GrantsIgnoredStaleEpoch");
             // A deposed leader (epoch 2) still writing, with a version far ahead.
-            writeGrant(new YarnGrant(node.toString(), EPOCH - 1, 1_000, 4, 4096, System.currentTimeMillis()));
+            broker.grant(new YarnGrant(node.toString(), EPOCH - 1, 1_000, 4, 4096, System.currentTimeMillis()));
             await(Duration.ofSeconds(15), () -> jmx("GrantsIgnoredStaleEpoch") > staleBefore);
             Thread.sleep(600);
             assertEquals(Resource.newInstance(2048, 3), capacity(client, node));
@@ -138,7 +142,7 @@ class GrantEnforcementTest {
     void aJobRunsWithinTheGrantsAndAShrinkPreemptsOneTaskGracefully(@TempDir Path work) throws Exception {
         List<NodeId> nodes = nodes();
         for (NodeId node : nodes) {
-            writeGrant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 4, 2048, System.currentTimeMillis()));
+            broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 4, 2048, System.currentTimeMillis()));
         }
         await(Duration.ofSeconds(10), () -> nodes.stream().allMatch(n -> total(n).equals(Resource.newInstance(2048, 4))));
 
@@ -154,7 +158,7 @@ class GrantEnforcementTest {
                     violations.add(n + " holds " + sn.getAllocatedResource());
                 }
             }
-            demand.set(read(YarnContract.demandPath(ROOT, CLUSTER), YarnDemand.class));
+            demand.set(broker.read(YarnContract.demandPath(ROOT, CLUSTER), YarnDemand.class));
             return nodes.stream().mapToInt(n -> schedulerNode(n).getNumContainers()).sum() == 8
                     && demand.get() != null && demand.get().pendingVcores() >= 1;
         });
@@ -165,7 +169,7 @@ class GrantEnforcementTest {
         // Shrink one node by one vcore below its allocation: exactly one task container must go.
         NodeId shrunk = nodes.stream().filter(n -> schedulerNode(n).getNumContainers() == 4).findFirst().orElseThrow();
         long preemptedBefore = jmx("ContainersPreempted");
-        writeGrant(new YarnGrant(shrunk.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
+        broker.grant(new YarnGrant(shrunk.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
         await(Duration.ofSeconds(20), () -> schedulerNode(shrunk).getAllocatedResource().getVirtualCores() <= 3);
 
         JobResult result = JobResult.await(job, Duration.ofMinutes(3));
@@ -183,7 +187,7 @@ class GrantEnforcementTest {
     @Order(4)
     void aRestartedResourceManagerGetsTheGrantsBack() throws Exception {
         NodeId node = nodes().get(0);
-        writeGrant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 1, 1024, System.currentTimeMillis()));
+        broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 1, 1024, System.currentTimeMillis()));
         await(Duration.ofSeconds(10), () -> total(node).equals(Resource.newInstance(1024, 1)));
 
         yarn.cluster().restartResourceManager(0);
@@ -220,27 +224,6 @@ class GrantEnforcementTest {
         return sn == null ? Resource.newInstance(-1, -1) : sn.getTotalResource();
     }
 
-    private static void writeEpoch(long epoch) throws Exception {
-        curator.create().orSetData().creatingParentsIfNeeded()
-                .forPath(YarnContract.epochPath(ROOT), Long.toString(epoch).getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static void writeGrant(YarnGrant grant) throws Exception {
-        curator.create().orSetData().creatingParentsIfNeeded()
-                .forPath(YarnContract.grantPath(ROOT, CLUSTER, grant.nodeId()), ContractCodec.write(grant));
-    }
-
-    private static <T> T read(String path, Class<T> type) {
-        try {
-            if (curator.checkExists().forPath(path) == null) {
-                return null;
-            }
-            return ContractCodec.read(path, curator.getData().forPath(path), type);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static long jmx(String attribute) {
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
@@ -249,16 +232,6 @@ class GrantEnforcementTest {
             return ((Number) server.getAttribute(names.iterator().next(), attribute)).longValue();
         } catch (javax.management.JMException e) {
             throw new IllegalStateException("cannot read " + attribute + " from JMX", e);
-        }
-    }
-
-    private static void await(Duration timeout, BooleanSupplier condition) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("condition not met within " + timeout);
-            }
-            Thread.sleep(50);
         }
     }
 }

@@ -1,0 +1,45 @@
+package io.colocation.yarn.plugin;
+
+import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnGrant;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+
+/** The broker's side of the ZooKeeper contract as the tests play it: epoch and grants out, documents in. */
+record BrokerWrites(CuratorFramework curator, String root, String clusterId) {
+
+    void epoch(long epoch) throws Exception {
+        curator.create().orSetData().creatingParentsIfNeeded()
+                .forPath(YarnContract.epochPath(root), Long.toString(epoch).getBytes(StandardCharsets.UTF_8));
+    }
+
+    void grant(YarnGrant grant) throws Exception {
+        curator.create().orSetData().creatingParentsIfNeeded()
+                .forPath(YarnContract.grantPath(root, clusterId, grant.nodeId()), ContractCodec.write(grant));
+    }
+
+    /** The document at {@code path}, or null while there is none. */
+    <T> T read(String path, Class<T> type) {
+        try {
+            if (curator.checkExists().forPath(path) == null) {
+                return null;
+            }
+            return ContractCodec.read(path, curator.getData().forPath(path), type);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void await(Duration timeout, BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("condition not met within " + timeout);
+            }
+            Thread.sleep(50);
+        }
+    }
+}
