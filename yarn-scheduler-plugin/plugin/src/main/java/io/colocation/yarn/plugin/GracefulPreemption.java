@@ -4,6 +4,8 @@ import io.colocation.api.yarn.YarnGrant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -77,7 +79,7 @@ final class GracefulPreemption {
     /** One pass over the nodes whose grant the scheduler enforces. */
     void run(long nowMillis, Map<String, YarnGrant> enforced) {
         refill(nowMillis);
-        marks.values().removeIf(m -> scheduler.getRMContainer(m.container.getContainerId()) == null);
+        marks.values().removeIf(m -> !enforced.containsKey(m.node.toString()));
         for (Map.Entry<String, YarnGrant> e : enforced.entrySet()) {
             NodeId nodeId = NodeId.fromString(e.getKey());
             SchedulerNode node = scheduler.getSchedulerNode(nodeId);
@@ -90,9 +92,21 @@ final class GracefulPreemption {
     private void runNode(long nowMillis, NodeId nodeId, SchedulerNode node, YarnGrant grant) {
         Resource total = node.getTotalResource();
         Resource allocated = node.getAllocatedResource();
+        List<RMContainer> running = node.getCopiedListOfRunningContainers();
+        Set<ContainerId> runningIds = new HashSet<>();
+        running.forEach(c -> runningIds.add(c.getContainerId()));
+        marks.values().removeIf(m -> m.node.equals(nodeId) && !runningIds.contains(m.container.getContainerId()));
         long overMemory = allocated.getMemorySize() - total.getMemorySize();
         // A scheduler that ignores vcores would place the containers right back: take back memory only.
         long overVcores = schedulesVcores ? (long) allocated.getVirtualCores() - total.getVirtualCores() : 0;
+        // Containers the RM already finished stay in the node's allocation until the NodeManager confirms;
+        // they are going away and free their share without help.
+        for (RMContainer c : running) {
+            if (ended(c) && !marks.containsKey(c.getContainerId())) {
+                overMemory -= memory(c);
+                overVcores -= schedulesVcores ? vcores(c) : 0;
+            }
+        }
         List<Mark> nodeMarks = new ArrayList<>(marks.values().stream().filter(m -> m.node.equals(nodeId))
                 .sorted(Comparator.comparingLong(Mark::markedAtMillis)).toList());
         if (overMemory <= 0 && overVcores <= 0) {
@@ -106,7 +120,7 @@ final class GracefulPreemption {
         long uncoveredMemory = overMemory - nodeMarks.stream().mapToLong(m -> memory(m.container)).sum();
         long uncoveredVcores = overVcores - nodeMarks.stream().mapToLong(m -> vcores(m.container)).sum();
         if (uncoveredMemory > 0 || uncoveredVcores > 0) {
-            mark(nowMillis, nodeId, node, grant, allocated, Math.max(0, uncoveredMemory),
+            mark(nowMillis, nodeId, running, grant, allocated, Math.max(0, uncoveredMemory),
                     (int) Math.max(0, uncoveredVcores), nodeMarks);
         }
         // Killed containers still count in the allocation until the scheduler has processed the kill.
@@ -139,12 +153,12 @@ final class GracefulPreemption {
         }
     }
 
-    private void mark(long nowMillis, NodeId nodeId, SchedulerNode node, YarnGrant grant, Resource allocated,
+    private void mark(long nowMillis, NodeId nodeId, List<RMContainer> running, YarnGrant grant, Resource allocated,
             long needMemory, int needVcores, List<Mark> nodeMarks) {
         Map<String, RMContainer> byId = new HashMap<>();
         List<PreemptionVictims.Candidate> candidates = new ArrayList<>();
-        for (RMContainer c : node.getCopiedListOfRunningContainers()) {
-            if (marks.containsKey(c.getContainerId())) {
+        for (RMContainer c : running) {
+            if (marks.containsKey(c.getContainerId()) || ended(c)) {
                 continue;
             }
             byId.put(c.getContainerId().toString(), c);
@@ -173,6 +187,13 @@ final class GracefulPreemption {
             marks.put(c.getContainerId(), mark);
             nodeMarks.add(mark);
         }
+    }
+
+    private static boolean ended(RMContainer c) {
+        return switch (c.getState()) {
+            case COMPLETED, KILLED, RELEASED, EXPIRED -> true;
+            default -> false;
+        };
     }
 
     private int applicationPriority(ApplicationId app) {
