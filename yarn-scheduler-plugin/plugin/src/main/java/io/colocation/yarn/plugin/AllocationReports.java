@@ -18,9 +18,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 
 /**
  * What the broker needs to know from YARN: each node's allocation and the cluster's pending demand
- * (outstanding resource requests, per node partition). A document is pushed when it changes and again
- * every {@code report.refresh-ms}, so its timestamp tells the broker the plugin is alive; a write that
- * did not land is sent again by the next pass.
+ * (outstanding resource requests, per node partition). A document is pushed when it changes (a busy
+ * node's report at most once per {@code report.min-interval-ms}, so ZooKeeper sees at most one write
+ * per node per interval) and again every {@code report.refresh-ms}, so its timestamp tells the broker
+ * the plugin is alive; a write that did not land is sent again by the next pass.
  */
 final class AllocationReports {
     /** The figures of a node report that count as a change (the timestamp does not). */
@@ -34,14 +35,17 @@ final class AllocationReports {
     private final AbstractYarnScheduler<?, ?> scheduler;
     private final GrantChannel channel;
     private final long refreshMillis;
+    private final long minIntervalMillis;
     private final Map<String, Sent<NodeFigures>> sentNodes = new ConcurrentHashMap<>();
     private volatile Sent<Map<String, YarnDemand.Partition>> sentDemand;
 
-    AllocationReports(RMContext rmContext, AbstractYarnScheduler<?, ?> scheduler, GrantChannel channel, long refreshMillis) {
+    AllocationReports(RMContext rmContext, AbstractYarnScheduler<?, ?> scheduler, GrantChannel channel, long refreshMillis,
+            long minIntervalMillis) {
         this.rmContext = rmContext;
         this.scheduler = scheduler;
         this.channel = channel;
         this.refreshMillis = refreshMillis;
+        this.minIntervalMillis = minIntervalMillis;
     }
 
     /** Pushes what changed or is due for a refresh; returns each node's allocation for the metrics. */
@@ -59,7 +63,8 @@ final class AllocationReports {
             YarnNodeReport report = new YarnNodeReport(id, figures.vcores, figures.memoryMB, figures.containers, nowMillis);
             reports.put(id, report);
             Sent<NodeFigures> sent = sentNodes.get(id);
-            if (sent == null || !sent.figures.equals(figures) || nowMillis - sent.atMillis >= refreshMillis) {
+            long age = sent == null ? Long.MAX_VALUE : nowMillis - sent.atMillis;
+            if (age >= refreshMillis || (age >= minIntervalMillis && !sent.figures.equals(figures))) {
                 Sent<NodeFigures> now = new Sent<>(figures, nowMillis);
                 sentNodes.put(id, now);
                 channel.writeNodeReport(report, () -> sentNodes.remove(id, now));

@@ -48,7 +48,8 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
         settings = PluginSettings.from(config);
         capacity = new NodeCapacity(context, scheduler);
         channel = new GrantChannel(settings, this);
-        reports = new AllocationReports(context, yarnScheduler, channel, settings.reportRefreshMs());
+        reports = new AllocationReports(context, yarnScheduler, channel, settings.reportRefreshMs(),
+                settings.reportMinIntervalMs());
         // The scheduler is stopped when this RM stops or turns standby; its successor gets a new policy.
         yarnScheduler.registerServiceListener(service -> {
             if (service.getServiceState() == Service.STATE.STOPPED) {

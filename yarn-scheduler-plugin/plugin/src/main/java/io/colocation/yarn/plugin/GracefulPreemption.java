@@ -92,13 +92,17 @@ final class GracefulPreemption {
     private void runNode(long nowMillis, NodeId nodeId, SchedulerNode node, YarnGrant grant) {
         Resource total = node.getTotalResource();
         Resource allocated = node.getAllocatedResource();
+        long overMemory = allocated.getMemorySize() - total.getMemorySize();
+        // A scheduler that ignores vcores would place the containers right back: take back memory only.
+        long overVcores = schedulesVcores ? (long) allocated.getVirtualCores() - total.getVirtualCores() : 0;
+        boolean hasMarks = marks.values().stream().anyMatch(m -> m.node.equals(nodeId));
+        if (overMemory <= 0 && overVcores <= 0 && !hasMarks) {
+            return; // the common case: nothing to look at on this node
+        }
         List<RMContainer> running = node.getCopiedListOfRunningContainers();
         Set<ContainerId> runningIds = new HashSet<>();
         running.forEach(c -> runningIds.add(c.getContainerId()));
         marks.values().removeIf(m -> m.node.equals(nodeId) && !runningIds.contains(m.container.getContainerId()));
-        long overMemory = allocated.getMemorySize() - total.getMemorySize();
-        // A scheduler that ignores vcores would place the containers right back: take back memory only.
-        long overVcores = schedulesVcores ? (long) allocated.getVirtualCores() - total.getVirtualCores() : 0;
         // Containers the RM already finished stay in the node's allocation until the NodeManager confirms;
         // they are going away and free their share without help.
         for (RMContainer c : running) {

@@ -14,6 +14,7 @@ record PluginSettings(
         int sessionTimeoutMs,
         long intervalMs,
         long reportRefreshMs,
+        long reportMinIntervalMs,
         boolean preemptionEnabled,
         long waitBeforeKillMs,
         double maxPreemptionsPerSecond) {
@@ -25,6 +26,7 @@ record PluginSettings(
     static final String CLUSTER_ID = PREFIX + "cluster-id";
     static final String INTERVAL = PREFIX + "plugin.interval-ms";
     static final String REPORT_REFRESH = PREFIX + "report.refresh-ms";
+    static final String REPORT_MIN_INTERVAL = PREFIX + "report.min-interval-ms";
     static final String PREEMPTION_ENABLED = PREFIX + "preemption.enabled";
     static final String WAIT_BEFORE_KILL = PREFIX + "preemption.wait-before-kill-ms";
     static final String MAX_PREEMPTIONS = PREFIX + "preemption.max-per-second";
@@ -48,16 +50,13 @@ record PluginSettings(
                     + " must be letters, digits, '_', '.' or '-' (it is a ZooKeeper path element)");
         }
         return new PluginSettings(connect, root, clusterId,
-                (int) positive(conf, ZK_SESSION_TIMEOUT, 30_000, 1_000),
-                positive(conf, INTERVAL, 500, 10),
-                positive(conf, REPORT_REFRESH, 5_000, 100),
+                (int) atLeast(conf, ZK_SESSION_TIMEOUT, 30_000, 1_000),
+                atLeast(conf, INTERVAL, 500, 10),
+                atLeast(conf, REPORT_REFRESH, 5_000, 100),
+                atLeast(conf, REPORT_MIN_INTERVAL, 1_000, 0),
                 conf.getBoolean(PREEMPTION_ENABLED, true),
                 atLeast(conf, WAIT_BEFORE_KILL, 10_000, 0),
                 positiveDouble(conf, MAX_PREEMPTIONS, 10));
-    }
-
-    private static long positive(Configuration conf, String key, long fallback, long minimum) {
-        return atLeast(conf, key, fallback, minimum);
     }
 
     private static long atLeast(Configuration conf, String key, long fallback, long minimum) {
