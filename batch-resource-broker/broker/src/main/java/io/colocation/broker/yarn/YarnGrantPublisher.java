@@ -1,0 +1,188 @@
+package io.colocation.broker.yarn;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnDemand;
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.api.yarn.YarnGrantAck;
+import io.colocation.api.yarn.YarnNodeReport;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's side of the YARN contract for one YARN cluster ({@link YarnContract}): publishes per-node
+ * grants stamped with the leader's epoch, each write fenced in ZooKeeper by a check of the epoch node's
+ * version in the same transaction, and reads what the plugin writes back (acknowledgements, node
+ * reports, demand) from a cache. Versions continue across epochs, so a new leader resumes from the
+ * persisted grants ({@link #restampAll}).
+ */
+public final class YarnGrantPublisher implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(YarnGrantPublisher.class);
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private final CuratorFramework client;
+    private final LeaderEpoch leadership;
+    private final String root;
+    private final String clusterId;
+    private final CuratorCache cache;
+
+    public YarnGrantPublisher(CuratorFramework client, LeaderEpoch leadership, String root, String clusterId) {
+        this.client = client;
+        this.leadership = leadership;
+        this.root = root;
+        this.clusterId = clusterId;
+        this.cache = CuratorCache.build(client, YarnContract.clusterPath(root, clusterId));
+    }
+
+    public void start() throws IOException {
+        try {
+            for (String dir : List.of(YarnContract.grantsPath(root, clusterId),
+                    YarnContract.clusterPath(root, clusterId) + "/acks", YarnContract.clusterPath(root, clusterId) + "/nodes")) {
+                if (client.checkExists().forPath(dir) == null) {
+                    try {
+                        client.create().creatingParentsIfNeeded().forPath(dir);
+                    } catch (KeeperException.NodeExistsException raced) {
+                        // another replica created it
+                    }
+                }
+            }
+        } catch (Exception e) {
+            throw new IOException("cannot prepare " + YarnContract.clusterPath(root, clusterId) + " in ZooKeeper", e);
+        }
+        cache.start();
+    }
+
+    /**
+     * Publishes the node's next grant under this replica's epoch. Refused (and nothing written) when this
+     * replica does not lead, or when another leader has moved the epoch on since.
+     */
+    public YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException, IOException {
+        if (vcores < 0 || memoryMB < 0) {
+            throw new IllegalArgumentException("grant for " + nodeId + " must not be negative: " + vcores + " vcores, "
+                    + memoryMB + " MiB");
+        }
+        LeaderEpoch.Fence fence = leadership.fence()
+                .orElseThrow(() -> new NotLeaderException("not the broker leader: grant for " + nodeId + " not written"));
+        return write(fence, nodeId, vcores, memoryMB);
+    }
+
+    /** Publishes with an explicit fence (the leader's own, or a stale one a deposed leader still holds). */
+    YarnGrant write(LeaderEpoch.Fence fence, String nodeId, int vcores, long memoryMB)
+            throws NotLeaderException, IOException {
+        String path = YarnContract.grantPath(root, clusterId, nodeId);
+        YarnGrant grant;
+        try {
+            // Read the persisted grant itself (not the cache): versions must grow even across leaders.
+            Stat stat = new Stat();
+            YarnGrant previous = null;
+            try {
+                previous = JSON.readValue(client.getData().storingStatIn(stat).forPath(path), YarnGrant.class);
+            } catch (KeeperException.NoNodeException absent) {
+                stat = null;
+            } catch (IOException unreadable) {
+                LOG.warn("replacing an unreadable grant at {}: {}", path, unreadable.getMessage());
+            }
+            grant = new YarnGrant(nodeId, fence.epoch(), previous == null ? 1L : previous.version() + 1, vcores,
+                    memoryMB, System.currentTimeMillis());
+            byte[] data = JSON.writeValueAsBytes(grant);
+            CuratorOp check = client.transactionOp().check().withVersion(fence.epochNodeVersion())
+                    .forPath(leadership.epochPath());
+            CuratorOp put = stat == null
+                    ? client.transactionOp().create().forPath(path, data)
+                    : client.transactionOp().setData().withVersion(stat.getVersion()).forPath(path, data);
+            client.transaction().forOperations(check, put);
+        } catch (KeeperException.BadVersionException | KeeperException.NoNodeException
+                | KeeperException.NodeExistsException e) {
+            throw new NotLeaderException("grant for " + nodeId + " not written: epoch " + fence.epoch()
+                    + " is no longer the broker's epoch, or another writer changed the grant meanwhile ("
+                    + e.code() + ")");
+        } catch (Exception e) {
+            throw new IOException("cannot write the grant for " + nodeId + " at " + path + ": " + e.getMessage(), e);
+        }
+        LOG.debug("published {}", grant);
+        return grant;
+    }
+
+    /**
+     * After taking leadership: every persisted grant again (read from ZooKeeper itself, not the cache),
+     * same figures, under this replica's epoch.
+     */
+    public List<YarnGrant> restampAll() throws NotLeaderException, IOException {
+        String dir = YarnContract.grantsPath(root, clusterId);
+        List<YarnGrant> restamped = new ArrayList<>();
+        try {
+            for (String nodeId : client.getChildren().forPath(dir)) {
+                YarnGrant g;
+                try {
+                    g = JSON.readValue(client.getData().forPath(dir + "/" + nodeId), YarnGrant.class);
+                } catch (KeeperException.NoNodeException gone) {
+                    continue;
+                } catch (IOException unreadable) {
+                    LOG.warn("cannot resume the unreadable grant {}/{}: {}", dir, nodeId, unreadable.getMessage());
+                    continue;
+                }
+                restamped.add(publish(nodeId, g.vcores(), g.memoryMB()));
+            }
+        } catch (NotLeaderException | IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("cannot read the persisted grants under " + dir + ": " + e.getMessage(), e);
+        }
+        return restamped;
+    }
+
+    public Optional<YarnGrant> grant(String nodeId) {
+        return read(YarnContract.grantPath(root, clusterId, nodeId), YarnGrant.class);
+    }
+
+    public Optional<YarnGrantAck> ack(String nodeId) {
+        return read(YarnContract.ackPath(root, clusterId, nodeId), YarnGrantAck.class);
+    }
+
+    public Optional<YarnNodeReport> nodeReport(String nodeId) {
+        return read(YarnContract.nodeReportPath(root, clusterId, nodeId), YarnNodeReport.class);
+    }
+
+    public Optional<YarnDemand> demand() {
+        return read(YarnContract.demandPath(root, clusterId), YarnDemand.class);
+    }
+
+    /** Whether the plugin applied {@code grant} (or a later one of the same epoch). */
+    public boolean acknowledged(YarnGrant grant) {
+        return ack(grant.nodeId()).filter(a -> a.epoch() == grant.epoch() && a.version() >= grant.version()).isPresent();
+    }
+
+    private <T> Optional<T> read(String path, Class<T> type) {
+        return cache.get(path).flatMap(d -> decode(d, type));
+    }
+
+    private static <T> Optional<T> decode(ChildData data, Class<T> type) {
+        if (data.getData() == null || data.getData().length == 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readValue(data.getData(), type));
+        } catch (IOException e) {
+            LOG.warn("ignoring {}: not a valid {} document ({})", data.getPath(), type.getSimpleName(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void close() {
+        cache.close();
+    }
+}

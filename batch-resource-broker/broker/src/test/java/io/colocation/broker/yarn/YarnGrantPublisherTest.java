@@ -1,0 +1,106 @@
+package io.colocation.broker.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.api.yarn.YarnGrantAck;
+import io.colocation.api.yarn.YarnNodeReport;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
+import java.time.Duration;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Two broker replicas against a real ZooKeeper: one leader, fenced writes, resumption after failover. */
+@ExtendWith(ZooKeeperExtension.class)
+class YarnGrantPublisherTest {
+    private static final String CLUSTER = "prod";
+    private static final String NODE = "nm-1.example.com:8041";
+
+    private static YarnGrant persisted(CuratorFramework client, String root) throws Exception {
+        return new ObjectMapper().readValue(client.getData().forPath(YarnContract.grantPath(root, CLUSTER, NODE)),
+                YarnGrant.class);
+    }
+
+    @Test
+    void aDeposedLeaderCannotWriteAndTheNewLeaderResumesFromThePersistedGrants(TestZooKeeper zk) throws Exception {
+        String root = "/fencing";
+        CuratorFramework clientA = zk.newClient();
+        CuratorFramework clientB = zk.newClient();
+        try (LeaderEpoch a = new LeaderEpoch(clientA, root, "a");
+                YarnGrantPublisher publisherA = new YarnGrantPublisher(clientA, a, root, CLUSTER)) {
+            a.start();
+            publisherA.start();
+            assertTrue(a.awaitLeadership(Duration.ofSeconds(10)));
+            LeaderEpoch.Fence fenceA = a.fence().orElseThrow();
+            publisherA.publish(NODE, 8, 16_384);
+            YarnGrant second = publisherA.publish(NODE, 6, 12_288);
+            assertEquals(fenceA.epoch(), second.epoch());
+            assertEquals(2, second.version());
+
+            try (LeaderEpoch b = new LeaderEpoch(clientB, root, "b");
+                    YarnGrantPublisher publisherB = new YarnGrantPublisher(clientB, b, root, CLUSTER)) {
+                b.start();
+                publisherB.start();
+                assertThrows(NotLeaderException.class, () -> publisherB.publish(NODE, 64, 1 << 20),
+                        "a standby cannot write");
+
+                a.close(); // leader A goes away (a real one would be partitioned and not know it yet)
+                assertTrue(b.awaitLeadership(Duration.ofSeconds(10)), "the standby takes over");
+                assertEquals(fenceA.epoch() + 1, b.fence().orElseThrow().epoch());
+                var restamped = publisherB.restampAll();
+                assertEquals(1, restamped.size());
+                YarnGrant resumed = persisted(clientB, root);
+                assertEquals(6, resumed.vcores(), "not inflated by the handover");
+                assertEquals(12_288, resumed.memoryMB());
+                assertEquals(b.fence().orElseThrow().epoch(), resumed.epoch());
+                assertEquals(3, resumed.version(), "versions continue across leaders");
+
+                // The deposed leader still holds its old fence and tries to inflate the grant.
+                assertThrows(NotLeaderException.class, () -> publisherA.write(fenceA, NODE, 64, 1 << 20));
+                assertEquals(resumed, persisted(clientB, root), "ZooKeeper refused the deposed leader's write");
+            }
+        }
+    }
+
+    @Test
+    void anAcknowledgementOfTheSameEpochAndVersionCountsAsApplied(TestZooKeeper zk) throws Exception {
+        String root = "/acks";
+        CuratorFramework client = zk.newClient();
+        try (LeaderEpoch leader = new LeaderEpoch(client, root, "only");
+                YarnGrantPublisher publisher = new YarnGrantPublisher(client, leader, root, CLUSTER)) {
+            leader.start();
+            publisher.start();
+            assertTrue(leader.awaitLeadership(Duration.ofSeconds(10)));
+            YarnGrant grant = publisher.publish(NODE, 4, 8_192);
+            assertFalse(publisher.acknowledged(grant));
+            YarnGrantAck ack = new YarnGrantAck(NODE, grant.epoch(), grant.version(), 4, 8_192, System.currentTimeMillis());
+            client.create().orSetData().creatingParentsIfNeeded().forPath(YarnContract.ackPath(root, CLUSTER, NODE),
+                    new ObjectMapper().writeValueAsBytes(ack));
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!publisher.acknowledged(grant) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(publisher.acknowledged(grant));
+
+            // What the plugin reports comes back typed; a malformed document is ignored, not fatal.
+            client.create().creatingParentsIfNeeded().forPath(YarnContract.nodeReportPath(root, CLUSTER, NODE),
+                    new ObjectMapper().writeValueAsBytes(new YarnNodeReport(NODE, 3, 6_144, 3, 1)));
+            client.create().creatingParentsIfNeeded().forPath(YarnContract.demandPath(root, CLUSTER),
+                    "{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (publisher.nodeReport(NODE).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(6_144, publisher.nodeReport(NODE).orElseThrow().allocatedMemoryMB());
+            assertTrue(publisher.demand().isEmpty());
+            assertThrows(IllegalArgumentException.class, () -> publisher.publish(NODE, -1, 8_192));
+        }
+    }
+}
