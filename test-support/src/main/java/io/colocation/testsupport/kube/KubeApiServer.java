@@ -1,12 +1,12 @@
 package io.colocation.testsupport.kube;
 
+import io.colocation.testsupport.Ports;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.Closeable;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -84,9 +84,9 @@ public final class KubeApiServer implements Closeable {
 
     private void launch(Path bin) throws IOException {
         Files.createDirectories(workDir);
-        int etcdClientPort = freePort();
-        int etcdPeerPort = freePort();
-        apiPort = freePort();
+        int etcdClientPort = Ports.freeLoopbackPort();
+        int etcdPeerPort = Ports.freeLoopbackPort();
+        apiPort = Ports.freeLoopbackPort();
 
         String etcdUrl = "http://127.0.0.1:" + etcdClientPort;
         String peerUrl = "http://127.0.0.1:" + etcdPeerPort;
@@ -259,13 +259,6 @@ public final class KubeApiServer implements Closeable {
             Files.writeString(file, pem);
         } catch (java.security.GeneralSecurityException e) {
             throw new IOException("cannot generate the service-account key", e);
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.colocation.testsupport.yarn;
 
+import io.colocation.testsupport.Ports;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -179,17 +180,9 @@ public final class MiniYarn implements Closeable {
             for (String key : List.of(YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
                     YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
                     YarnConfiguration.RM_WEBAPP_ADDRESS)) {
-                set(key, "localhost:" + freePort());
+                set(key, "localhost:" + Ports.freeLoopbackPort());
             }
             return this;
-        }
-
-        private static int freePort() {
-            try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-                return socket.getLocalPort();
-            } catch (IOException e) {
-                throw new UncheckedIOException("no free port", e);
-            }
         }
 
         public Builder nodeManagerTimeout(Duration timeout) {

@@ -48,19 +48,16 @@ public final class YarnGrantPublisher implements Closeable {
     }
 
     public void start() throws IOException {
+        // The grants directory must exist for a new leader to list it (restampAll).
+        String grants = YarnContract.grantsPath(root, clusterId);
         try {
-            for (String dir : List.of(YarnContract.grantsPath(root, clusterId),
-                    YarnContract.clusterPath(root, clusterId) + "/acks", YarnContract.clusterPath(root, clusterId) + "/nodes")) {
-                if (client.checkExists().forPath(dir) == null) {
-                    try {
-                        client.create().creatingParentsIfNeeded().forPath(dir);
-                    } catch (KeeperException.NodeExistsException raced) {
-                        // another replica created it
-                    }
-                }
+            if (client.checkExists().forPath(grants) == null) {
+                client.create().creatingParentsIfNeeded().forPath(grants);
             }
+        } catch (KeeperException.NodeExistsException raced) {
+            // another replica created it
         } catch (Exception e) {
-            throw new IOException("cannot prepare " + YarnContract.clusterPath(root, clusterId) + " in ZooKeeper", e);
+            throw new IOException("cannot prepare " + grants + " in ZooKeeper", e);
         }
         cache.start();
     }

@@ -10,6 +10,7 @@ import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import io.colocation.api.yarn.YarnNodeReport;
+import io.colocation.testsupport.Await;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import java.time.Duration;
@@ -83,10 +84,7 @@ class YarnGrantPublisherTest {
             YarnGrantAck ack = new YarnGrantAck(NODE, grant.epoch(), grant.version(), 4, 8_192, System.currentTimeMillis());
             client.create().orSetData().creatingParentsIfNeeded().forPath(YarnContract.ackPath(root, CLUSTER, NODE),
                     new ObjectMapper().writeValueAsBytes(ack));
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (!publisher.acknowledged(grant) && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Await.until(Duration.ofSeconds(5), () -> publisher.acknowledged(grant));
             assertTrue(publisher.acknowledged(grant));
 
             // What the plugin reports comes back typed; a malformed document is ignored, not fatal.
@@ -94,10 +92,7 @@ class YarnGrantPublisherTest {
                     new ObjectMapper().writeValueAsBytes(new YarnNodeReport(NODE, 3, 6_144, 3, 1)));
             client.create().creatingParentsIfNeeded().forPath(YarnContract.demandPath(root, CLUSTER),
                     "{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (publisher.nodeReport(NODE).isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Await.until(Duration.ofSeconds(5), () -> publisher.nodeReport(NODE).isPresent());
             assertEquals(6_144, publisher.nodeReport(NODE).orElseThrow().allocatedMemoryMB());
             assertTrue(publisher.demand().isEmpty());
             assertThrows(IllegalArgumentException.class, () -> publisher.publish(NODE, -1, 8_192));

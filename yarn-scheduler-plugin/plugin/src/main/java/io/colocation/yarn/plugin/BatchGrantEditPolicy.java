@@ -3,8 +3,6 @@ package io.colocation.yarn.plugin;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import java.io.Closeable;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -98,13 +96,7 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
                     () -> capacity.unacknowledge(g));
         }
         if (settings.preemptionEnabled()) {
-            Map<String, YarnGrant> enforced = new HashMap<>();
-            book.all().forEach((node, grant) -> {
-                if (capacity.enforced(node)) {
-                    enforced.put(node, grant);
-                }
-            });
-            preemption.run(now, enforced);
+            preemption.run(now, capacity.enforcedGrants());
         }
         metrics.allocations(reports.push(now));
     }

@@ -2,12 +2,12 @@ package io.colocation.yarn.plugin;
 
 import io.colocation.api.yarn.YarnGrant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -37,19 +37,13 @@ final class GracefulPreemption {
 
     /** A container told to go; once killed it stays here (still covering its share) until the scheduler drops it. */
     private static final class Mark {
-        final NodeId node;
         final RMContainer container;
         final long markedAtMillis;
         boolean killed;
 
-        Mark(NodeId node, RMContainer container, long markedAtMillis) {
-            this.node = node;
+        Mark(RMContainer container, long markedAtMillis) {
             this.container = container;
             this.markedAtMillis = markedAtMillis;
-        }
-
-        long markedAtMillis() {
-            return markedAtMillis;
         }
     }
 
@@ -57,7 +51,8 @@ final class GracefulPreemption {
     private final ResourceScheduler scheduler;
     private final PluginSettings settings;
     private final PluginMetrics metrics;
-    private final Map<ContainerId, Mark> marks = new HashMap<>();
+    /** Per node, in the order they were marked (so the oldest is killed first). */
+    private final Map<NodeId, Map<ContainerId, Mark>> marks = new HashMap<>();
     private final boolean schedulesVcores;
     private double tokens;
     private long lastRefillMillis = -1;
@@ -79,7 +74,7 @@ final class GracefulPreemption {
     /** One pass over the nodes whose grant the scheduler enforces. */
     void run(long nowMillis, Map<String, YarnGrant> enforced) {
         refill(nowMillis);
-        marks.values().removeIf(m -> !enforced.containsKey(m.node.toString()));
+        marks.keySet().removeIf(node -> !enforced.containsKey(node.toString()));
         for (Map.Entry<String, YarnGrant> e : enforced.entrySet()) {
             NodeId nodeId = NodeId.fromString(e.getKey());
             SchedulerNode node = scheduler.getSchedulerNode(nodeId);
@@ -93,55 +88,59 @@ final class GracefulPreemption {
         Resource total = node.getTotalResource();
         Resource allocated = node.getAllocatedResource();
         long overMemory = allocated.getMemorySize() - total.getMemorySize();
-        // A scheduler that ignores vcores would place the containers right back: take back memory only.
-        long overVcores = schedulesVcores ? (long) allocated.getVirtualCores() - total.getVirtualCores() : 0;
-        boolean hasMarks = marks.values().stream().anyMatch(m -> m.node.equals(nodeId));
-        if (overMemory <= 0 && overVcores <= 0 && !hasMarks) {
+        long overVcores = countedVcores(allocated.getVirtualCores()) - countedVcores(total.getVirtualCores());
+        if (overMemory <= 0 && overVcores <= 0 && !marks.containsKey(nodeId)) {
             return; // the common case: nothing to look at on this node
         }
+        Map<ContainerId, Mark> nodeMarks = marks.computeIfAbsent(nodeId, n -> new LinkedHashMap<>());
         List<RMContainer> running = node.getCopiedListOfRunningContainers();
         Set<ContainerId> runningIds = new HashSet<>();
         running.forEach(c -> runningIds.add(c.getContainerId()));
-        marks.values().removeIf(m -> m.node.equals(nodeId) && !runningIds.contains(m.container.getContainerId()));
+        nodeMarks.keySet().retainAll(runningIds);
         // Containers the RM already finished stay in the node's allocation until the NodeManager confirms;
         // they are going away and free their share without help.
         for (RMContainer c : running) {
-            if (ended(c) && !marks.containsKey(c.getContainerId())) {
+            if (ended(c) && !nodeMarks.containsKey(c.getContainerId())) {
                 overMemory -= memory(c);
-                overVcores -= schedulesVcores ? vcores(c) : 0;
+                overVcores -= countedVcores(c);
             }
         }
-        List<Mark> nodeMarks = new ArrayList<>(marks.values().stream().filter(m -> m.node.equals(nodeId))
-                .sorted(Comparator.comparingLong(Mark::markedAtMillis)).toList());
         if (overMemory <= 0 && overVcores <= 0) {
-            if (!nodeMarks.isEmpty()) {
-                LOG.info("node {} is back within its grant {}: the {} container(s) marked for preemption there stay",
-                        nodeId, total, nodeMarks.size());
-                nodeMarks.stream().filter(m -> !m.killed).forEach(m -> marks.remove(m.container.getContainerId()));
+            if (nodeMarks.values().removeIf(m -> !m.killed)) {
+                LOG.info("node {} is back within its grant {}: the containers marked for preemption there stay",
+                        nodeId, total);
             }
-            return;
+        } else {
+            long uncoveredMemory = overMemory - nodeMarks.values().stream().mapToLong(m -> memory(m.container)).sum();
+            long uncoveredVcores = overVcores - nodeMarks.values().stream().mapToLong(m -> countedVcores(m.container)).sum();
+            if (uncoveredMemory > 0 || uncoveredVcores > 0) {
+                mark(nowMillis, nodeId, running, grant, allocated, Math.max(0, uncoveredMemory),
+                        (int) Math.max(0, uncoveredVcores), nodeMarks);
+            }
+            kill(nowMillis, nodeId, overMemory, overVcores, nodeMarks);
         }
-        long uncoveredMemory = overMemory - nodeMarks.stream().mapToLong(m -> memory(m.container)).sum();
-        long uncoveredVcores = overVcores - nodeMarks.stream().mapToLong(m -> vcores(m.container)).sum();
-        if (uncoveredMemory > 0 || uncoveredVcores > 0) {
-            mark(nowMillis, nodeId, running, grant, allocated, Math.max(0, uncoveredMemory),
-                    (int) Math.max(0, uncoveredVcores), nodeMarks);
+        if (nodeMarks.isEmpty()) {
+            marks.remove(nodeId);
         }
+    }
+
+    /** Kills the marks whose wait is over, oldest first, while the node is still over its grant. */
+    private void kill(long nowMillis, NodeId nodeId, long overMemory, long overVcores, Map<ContainerId, Mark> nodeMarks) {
         // Killed containers still count in the allocation until the scheduler has processed the kill.
-        for (Mark m : nodeMarks) {
+        for (Mark m : nodeMarks.values()) {
             if (m.killed) {
                 overMemory -= memory(m.container);
-                overVcores -= vcores(m.container);
+                overVcores -= countedVcores(m.container);
             }
         }
-        for (Mark m : nodeMarks) {
+        for (Mark m : nodeMarks.values()) {
             if (overMemory <= 0 && overVcores <= 0) {
                 break;
             }
             if (m.killed || nowMillis - m.markedAtMillis < settings.waitBeforeKillMs()) {
                 continue;
             }
-            boolean helps = (overMemory > 0 && memory(m.container) > 0) || (overVcores > 0 && vcores(m.container) > 0);
+            boolean helps = (overMemory > 0 && memory(m.container) > 0) || (overVcores > 0 && countedVcores(m.container) > 0);
             if (!helps) {
                 continue;
             }
@@ -153,16 +152,16 @@ final class GracefulPreemption {
             m.killed = true;
             metrics.containerPreempted(nodeId.toString());
             overMemory -= memory(m.container);
-            overVcores -= vcores(m.container);
+            overVcores -= countedVcores(m.container);
         }
     }
 
     private void mark(long nowMillis, NodeId nodeId, List<RMContainer> running, YarnGrant grant, Resource allocated,
-            long needMemory, int needVcores, List<Mark> nodeMarks) {
+            long needMemory, int needVcores, Map<ContainerId, Mark> nodeMarks) {
         Map<String, RMContainer> byId = new HashMap<>();
         List<PreemptionVictims.Candidate> candidates = new ArrayList<>();
         for (RMContainer c : running) {
-            if (marks.containsKey(c.getContainerId()) || ended(c)) {
+            if (nodeMarks.containsKey(c.getContainerId()) || ended(c)) {
                 continue;
             }
             byId.put(c.getContainerId().toString(), c);
@@ -187,9 +186,7 @@ final class GracefulPreemption {
                     settings.waitBeforeKillMs());
             rmContext.getDispatcher().getEventHandler().handle(new ContainerPreemptEvent(
                     c.getApplicationAttemptId(), c, SchedulerEventType.MARK_CONTAINER_FOR_PREEMPTION));
-            Mark mark = new Mark(nodeId, c, nowMillis);
-            marks.put(c.getContainerId(), mark);
-            nodeMarks.add(mark);
+            nodeMarks.put(c.getContainerId(), new Mark(c, nowMillis));
         }
     }
 
@@ -215,6 +212,15 @@ final class GracefulPreemption {
 
     private static long vcores(RMContainer c) {
         return c.getAllocatedResource().getVirtualCores();
+    }
+
+    /** Vcores as the scheduler counts them: none when it ignores vcores (it would place containers right back). */
+    private long countedVcores(long vcores) {
+        return schedulesVcores ? vcores : 0;
+    }
+
+    private long countedVcores(RMContainer c) {
+        return countedVcores(vcores(c));
     }
 
     private void refill(long nowMillis) {

@@ -49,8 +49,4 @@ final class GrantBook {
     YarnGrant remove(String nodeId) {
         return grants.remove(nodeId);
     }
-
-    Map<String, YarnGrant> all() {
-        return Map.copyOf(grants);
-    }
 }

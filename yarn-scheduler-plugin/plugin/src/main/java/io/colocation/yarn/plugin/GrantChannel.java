@@ -128,10 +128,6 @@ final class GrantChannel implements Closeable {
         write(YarnContract.demandPath(settings.zookeeperRoot(), settings.clusterId()), demand, onFailure);
     }
 
-    boolean connected() {
-        return client.getZookeeperClient().isConnected();
-    }
-
     /** Writes {@code document} at {@code path} in the background; {@code onFailure} runs if it did not land. */
     private void write(String path, Object document, Runnable onFailure) {
         BackgroundCallback callback = (c, event) -> {

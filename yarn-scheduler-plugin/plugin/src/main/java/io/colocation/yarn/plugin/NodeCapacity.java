@@ -2,6 +2,7 @@ package io.colocation.yarn.plugin;
 
 import io.colocation.api.yarn.YarnGrant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -115,10 +116,15 @@ final class NodeCapacity {
         }
     }
 
-    /** Whether the node's capacity is its grant, as far as the scheduler is concerned. */
-    boolean enforced(String nodeId) {
-        Node node = nodes.get(nodeId);
-        return node != null && node.enforced;
+    /** The grants the scheduler enforces now, by node. */
+    synchronized Map<String, YarnGrant> enforcedGrants() {
+        Map<String, YarnGrant> enforced = new HashMap<>();
+        nodes.forEach((nodeId, node) -> {
+            if (node.enforced) {
+                enforced.put(nodeId, node.grant);
+            }
+        });
+        return enforced;
     }
 
     private void dispatch(String nodeId, Node node, long nowMillis) {

@@ -81,10 +81,6 @@ final class PluginMetrics implements MetricsSource {
         allocations.putAll(reports);
     }
 
-    long containersPreempted() {
-        return containersPreempted.value();
-    }
-
     @Override
     public void getMetrics(MetricsCollector collector, boolean all) {
         registry.snapshot(collector.addRecord(registry.info()), all);

@@ -3,9 +3,6 @@ package io.colocation.yarn.plugin;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnGrant;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 
 /** The broker's side of the ZooKeeper contract as the tests play it: epoch and grants out, documents in. */
@@ -30,16 +27,6 @@ record BrokerWrites(CuratorFramework curator, String root, String clusterId) {
             return ContractCodec.read(path, curator.getData().forPath(path), type);
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    static void await(Duration timeout, BooleanSupplier condition) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("condition not met within " + timeout);
-            }
-            Thread.sleep(50);
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.colocation.yarn.plugin;
 
-import static io.colocation.yarn.plugin.BrokerWrites.await;
+import static io.colocation.testsupport.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.colocation.api.yarn.YarnContract;
@@ -32,7 +32,7 @@ class FairSchedulerGrantTest {
             broker.epoch(1);
             NodeId node = yarn.runningNodes().get(0).getNodeId();
             broker.grant(new YarnGrant(node.toString(), 1, 1, 3, 3072, System.currentTimeMillis()));
-            await(Duration.ofSeconds(10), () -> {
+            until(Duration.ofSeconds(10), () -> {
                 YarnGrantAck ack = broker.read(YarnContract.ackPath(YarnContract.DEFAULT_ROOT,
                         YarnContract.DEFAULT_CLUSTER_ID, node.toString()), YarnGrantAck.class);
                 return ack != null && ack.version() == 1;

@@ -1,6 +1,6 @@
 package io.colocation.yarn.plugin;
 
-import static io.colocation.yarn.plugin.BrokerWrites.await;
+import static io.colocation.testsupport.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,16 +48,16 @@ class GrantChannelTest {
                 }
             })) {
                 channel.start();
-                await(Duration.ofSeconds(10), () -> events.contains("grant nm-1:8041 v1"));
+                until(Duration.ofSeconds(10), () -> events.contains("grant nm-1:8041 v1"));
 
                 String badPath = YarnContract.grantPath(YarnContract.DEFAULT_ROOT, "c1", "nm-2:8041");
                 broker.curator().create().forPath(badPath, "{\"vcores\": \"many\"}".getBytes(StandardCharsets.UTF_8));
                 broker.curator().create().forPath(YarnContract.epochPath(YarnContract.DEFAULT_ROOT),
                         "two".getBytes(StandardCharsets.UTF_8));
-                await(Duration.ofSeconds(10), () -> events.contains("rejected " + badPath)
+                until(Duration.ofSeconds(10), () -> events.contains("rejected " + badPath)
                         && events.contains("rejected " + YarnContract.epochPath(YarnContract.DEFAULT_ROOT)));
                 broker.curator().delete().forPath(YarnContract.grantPath(YarnContract.DEFAULT_ROOT, "c1", "nm-1:8041"));
-                await(Duration.ofSeconds(10), () -> events.contains("removed nm-1:8041"));
+                until(Duration.ofSeconds(10), () -> events.contains("removed nm-1:8041"));
                 assertTrue(events.stream().noneMatch(e -> e.startsWith("grant nm-2")), String.valueOf(events));
                 assertEquals(1, events.stream().filter(e -> e.startsWith("grant ")).count(), String.valueOf(events));
             }

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
-import static io.colocation.yarn.plugin.BrokerWrites.await;
+import static io.colocation.testsupport.Await.until;
 
 /**
  * The plugin installed by configuration only into a real MiniYARNCluster's ResourceManager (stock
@@ -100,13 +100,13 @@ class GrantEnforcementTest {
         long written = System.nanoTime();
         broker.grant(new YarnGrant(node.toString(), EPOCH, version, 2, 1536, System.currentTimeMillis()));
         try (YarnClient client = yarn.newYarnClient()) {
-            await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(1536, 2)));
+            until(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(1536, 2)));
         }
         long millis = (System.nanoTime() - written) / 1_000_000;
         assertTrue(millis < 1000, "the RM applied the grant after " + millis + " ms");
 
         AtomicReference<YarnGrantAck> ack = new AtomicReference<>();
-        await(Duration.ofSeconds(5), () -> {
+        until(Duration.ofSeconds(5), () -> {
             ack.set(broker.read(YarnContract.ackPath(ROOT, CLUSTER, node.toString()), YarnGrantAck.class));
             return ack.get() != null && ack.get().version() == version;
         });
@@ -118,7 +118,7 @@ class GrantEnforcementTest {
         assertNotNull(report, "the plugin reports every node's allocation");
         assertEquals(0, report.runningContainers());
         // JMX values are cached for the metrics period (10 s by default).
-        await(Duration.ofSeconds(15), () -> jmx("GrantsApplied") >= 1);
+        until(Duration.ofSeconds(15), () -> jmx("GrantsApplied") >= 1);
     }
 
     @Test
@@ -127,11 +127,11 @@ class GrantEnforcementTest {
         NodeId node = nodes().get(1);
         broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
         try (YarnClient client = yarn.newYarnClient()) {
-            await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(2048, 3)));
+            until(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(2048, 3)));
             long staleBefore = jmx("GrantsIgnoredStaleEpoch");
             // A deposed leader (epoch 2) still writing, with a version far ahead.
             broker.grant(new YarnGrant(node.toString(), EPOCH - 1, 1_000, 4, 4096, System.currentTimeMillis()));
-            await(Duration.ofSeconds(15), () -> jmx("GrantsIgnoredStaleEpoch") > staleBefore);
+            until(Duration.ofSeconds(15), () -> jmx("GrantsIgnoredStaleEpoch") > staleBefore);
             Thread.sleep(600);
             assertEquals(Resource.newInstance(2048, 3), capacity(client, node));
         }
@@ -144,14 +144,14 @@ class GrantEnforcementTest {
         for (NodeId node : nodes) {
             broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 4, 2048, System.currentTimeMillis()));
         }
-        await(Duration.ofSeconds(10), () -> nodes.stream().allMatch(n -> total(n).equals(Resource.newInstance(2048, 4))));
+        until(Duration.ofSeconds(10), () -> nodes.stream().allMatch(n -> total(n).equals(Resource.newInstance(2048, 4))));
 
         // Sample the scheduler while the job ramps up: no node ever holds more than its grant.
         List<String> violations = new ArrayList<>();
         Job job = SleepJobs.submit(yarn.config(), 9, 15_000, work);
         ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
         AtomicReference<YarnDemand> demand = new AtomicReference<>();
-        await(Duration.ofSeconds(60), () -> {
+        until(Duration.ofSeconds(60), () -> {
             for (NodeId n : nodes) {
                 SchedulerNode sn = schedulerNode(n);
                 if (sn.getAllocatedResource().getVirtualCores() > 4 || sn.getAllocatedResource().getMemorySize() > 2048) {
@@ -170,7 +170,7 @@ class GrantEnforcementTest {
         NodeId shrunk = nodes.stream().filter(n -> schedulerNode(n).getNumContainers() == 4).findFirst().orElseThrow();
         long preemptedBefore = jmx("ContainersPreempted");
         broker.grant(new YarnGrant(shrunk.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
-        await(Duration.ofSeconds(20), () -> schedulerNode(shrunk).getAllocatedResource().getVirtualCores() <= 3);
+        until(Duration.ofSeconds(20), () -> schedulerNode(shrunk).getAllocatedResource().getVirtualCores() <= 3);
 
         JobResult result = JobResult.await(job, Duration.ofMinutes(3));
         assertTrue(result.succeeded(), "the job survives preemption: " + result);
@@ -180,7 +180,7 @@ class GrantEnforcementTest {
                 .getCurrentAppAttempt().getRMAppAttemptMetrics();
         assertEquals(1, metrics.getNumNonAMContainersPreempted(), "the RM recorded exit status PREEMPTED");
         assertFalse(metrics.getIsPreempted(), "the ApplicationMaster was not preempted");
-        await(Duration.ofSeconds(15), () -> jmx("ContainersPreempted") == preemptedBefore + 1);
+        until(Duration.ofSeconds(15), () -> jmx("ContainersPreempted") == preemptedBefore + 1);
     }
 
     @Test
@@ -188,15 +188,15 @@ class GrantEnforcementTest {
     void aRestartedResourceManagerGetsTheGrantsBack() throws Exception {
         NodeId node = nodes().get(0);
         broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 1, 1024, System.currentTimeMillis()));
-        await(Duration.ofSeconds(10), () -> total(node).equals(Resource.newInstance(1024, 1)));
+        until(Duration.ofSeconds(10), () -> total(node).equals(Resource.newInstance(1024, 1)));
 
         yarn.cluster().restartResourceManager(0);
-        await(Duration.ofSeconds(60), () -> {
+        until(Duration.ofSeconds(60), () -> {
             SchedulerNode sn = yarn.resourceManager().getResourceScheduler().getSchedulerNode(node);
             return sn != null && sn.getTotalResource().equals(Resource.newInstance(1024, 1));
         });
         try (YarnClient client = yarn.newYarnClient()) {
-            await(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(1024, 1)));
+            until(Duration.ofSeconds(10), () -> capacity(client, node).equals(Resource.newInstance(1024, 1)));
         }
     }
 
