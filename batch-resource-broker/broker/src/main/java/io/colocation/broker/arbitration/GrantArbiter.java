@@ -22,6 +22,19 @@ public final class GrantArbiter {
                 : partitioned(settings, origin, kubernetes, yarn);
     }
 
+    /**
+     * A node without a YARN NodeManager: Kubernetes gets all of origin (under either policy); when origin
+     * falls below its use the grant freezes at use and the excess is reported.
+     */
+    public static Decision kubernetesOnly(Resources origin, SideState kubernetes) {
+        Resources used = kubernetes.used();
+        Resources grant = kubernetes.reachable() ? origin.max(used) : kubernetes.published();
+        Resources excess = used.minus(origin).atLeastZero();
+        return new Decision(grant, Resources.ZERO, grant, Resources.ZERO, excess, Resources.ZERO,
+                excess.equals(Resources.ZERO) ? "no YARN NodeManager on the node: Kubernetes gets all of origin"
+                        : "no YARN NodeManager on the node; origin below use, grant frozen at use, excess to take back");
+    }
+
     private static Decision shared(Resources origin, SideState k, SideState y) {
         Resources kGrant = origin.minus(y.used()).atLeastZero();
         Resources yGrant = origin.minus(k.used()).atLeastZero();

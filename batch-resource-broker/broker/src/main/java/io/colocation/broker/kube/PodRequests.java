@@ -18,21 +18,40 @@ public final class PodRequests {
     private PodRequests() {
     }
 
+    /** The pod's effective cpu/memory request. */
     public static Resources of(Pod pod, String where) throws InvalidInputException {
+        return effective(pod, where, ResourceLists::cpuMemory);
+    }
+
+    /**
+     * The pod's effective {@code kubernetes.io/batch-cpu} (milli-cores, the quantity's value) and
+     * {@code kubernetes.io/batch-memory} (bytes) request: what a Batch pod takes from a node's Batch.
+     */
+    public static Resources batch(Pod pod, String where) throws InvalidInputException {
+        return effective(pod, where, ResourceLists::batch);
+    }
+
+    @FunctionalInterface
+    private interface Reader {
+        Resources read(Map<String, Quantity> list, String where) throws InvalidInputException;
+    }
+
+    /** Containers, sidecars and init containers combined as the scheduler does, plus the pod overhead. */
+    private static Resources effective(Pod pod, String where, Reader reader) throws InvalidInputException {
         if (pod.getSpec() == null) {
             return Resources.ZERO;
         }
         Resources sum = Resources.ZERO;
         List<Container> containers = pod.getSpec().getContainers();
         for (int i = 0; i < containers.size(); i++) {
-            sum = sum.plus(request(containers.get(i), where + "spec.containers[" + i + "]"));
+            sum = sum.plus(reader.read(defaultedRequests(containers.get(i)), where + "spec.containers[" + i + "].resources.requests"));
         }
         Resources sidecars = Resources.ZERO;
         Resources initMax = Resources.ZERO;
         List<Container> init = pod.getSpec().getInitContainers();
         for (int i = 0; i < init.size(); i++) {
             Container c = init.get(i);
-            Resources r = request(c, where + "spec.initContainers[" + i + "]");
+            Resources r = reader.read(defaultedRequests(c), where + "spec.initContainers[" + i + "].resources.requests");
             if ("Always".equals(c.getRestartPolicy())) {
                 sum = sum.plus(r);
                 sidecars = sidecars.plus(r);
@@ -44,7 +63,7 @@ public final class PodRequests {
         Resources total = sum.max(initMax);
         Map<String, Quantity> overhead = pod.getSpec().getOverhead();
         if (overhead != null) {
-            total = total.plus(ResourceLists.cpuMemory(overhead, where + "spec.overhead"));
+            total = total.plus(reader.read(overhead, where + "spec.overhead"));
         }
         return total;
     }
@@ -61,9 +80,5 @@ public final class PodRequests {
             }
         }
         return requests;
-    }
-
-    private static Resources request(Container c, String where) throws InvalidInputException {
-        return ResourceLists.cpuMemory(defaultedRequests(c), where + ".resources.requests");
     }
 }

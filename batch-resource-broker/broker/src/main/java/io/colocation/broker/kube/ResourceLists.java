@@ -1,5 +1,6 @@
 package io.colocation.broker.kube;
 
+import io.colocation.api.ResourceNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.broker.calculation.Resources;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -15,6 +16,15 @@ final class ResourceLists {
         Quantity cpu = list == null ? null : list.get("cpu");
         Quantity memory = list == null ? null : list.get("memory");
         return of(cpu == null ? null : cpu.toString(), memory == null ? null : memory.toString(), where);
+    }
+
+    /** The batch-cpu (milli-cores, written as the quantity's value) and batch-memory (bytes) of a typed list. */
+    static Resources batch(Map<String, Quantity> list, String where) throws InvalidInputException {
+        Quantity cpu = list == null ? null : list.get(ResourceNames.BATCH_CPU);
+        Quantity memory = list == null ? null : list.get(ResourceNames.BATCH_MEMORY);
+        return new Resources(
+                cpu == null ? 0 : Quantities.value(cpu.toString(), where + "." + ResourceNames.BATCH_CPU),
+                memory == null ? 0 : Quantities.value(memory.toString(), where + "." + ResourceNames.BATCH_MEMORY));
     }
 
     /** A list from JSON (NodeMetric, annotations). */

@@ -119,6 +119,16 @@ public final class LeaderEpoch implements Closeable {
         }
     }
 
+    /** The id of the replica that currently leads, empty when none does (or ZooKeeper cannot say). */
+    public Optional<String> leaderId() {
+        try {
+            org.apache.curator.framework.recipes.leader.Participant leader = latch.getLeader();
+            return leader.isLeader() ? Optional.of(leader.getId()) : Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty();
+        }
+    }
+
     String epochPath() {
         return epochPath;
     }

@@ -157,6 +157,13 @@ public final class YarnGrantPublisher implements Closeable {
         return read(YarnContract.demandPath(root, clusterId), YarnDemand.class);
     }
 
+    /** The node ids the plugin reports allocation for. */
+    public List<String> reportedNodes() {
+        String prefix = YarnContract.nodeReportPath(root, clusterId, "");
+        return cache.stream().map(ChildData::getPath).filter(p -> p.startsWith(prefix) && p.length() > prefix.length())
+                .map(p -> p.substring(prefix.length())).toList();
+    }
+
     /** Whether the plugin applied {@code grant} (or a later one of the same epoch). */
     public boolean acknowledged(YarnGrant grant) {
         return ack(grant.nodeId()).filter(a -> a.epoch() == grant.epoch() && a.version() >= grant.version()).isPresent();

@@ -1,0 +1,234 @@
+package io.colocation.broker.kube;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.broker.calculation.NodeMetricState;
+import io.colocation.broker.config.ColocationConfig;
+import io.colocation.broker.config.ColocationConfigParser;
+import io.colocation.broker.config.InvalidConfigException;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's watch on Kubernetes: informers on Nodes, Pods (indexed by {@code spec.nodeName}),
+ * NodeMetrics ({@code slo.koordinator.sh/v1alpha1}) and the {@code slo-controller-config} ConfigMap.
+ * Every change wakes the broker through {@code onChange}. NodeMetrics are parsed once per
+ * resourceVersion; a malformed NodeMetric or ConfigMap is reported by name and does not stop the others.
+ */
+public final class ClusterView implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterView.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BY_NODE = "spec.nodeName";
+    public static final String NODE_METRIC_API_VERSION = "slo.koordinator.sh/v1alpha1";
+
+    private final KubernetesClient client;
+    private final String sloNamespace;
+    private final Runnable onChange;
+    private SharedIndexInformer<Node> nodes;
+    private SharedIndexInformer<Pod> pods;
+    private SharedIndexInformer<GenericKubernetesResource> nodeMetrics;
+    private SharedIndexInformer<ConfigMap> sloConfig;
+    private final Map<String, ParsedMetric> parsedMetrics = new ConcurrentHashMap<>();
+    private volatile ParsedConfig parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null);
+
+    /** A NodeMetric read once per resourceVersion: the state, or why it cannot be used. */
+    public record ParsedMetric(String resourceVersion, NodeMetricState state, String error) {
+    }
+
+    private record ParsedConfig(String resourceVersion, ColocationConfig config, String error) {
+    }
+
+    public ClusterView(KubernetesClient client, String sloNamespace, Runnable onChange) {
+        this.client = client;
+        this.sloNamespace = sloNamespace;
+        this.onChange = onChange;
+    }
+
+    /** Starts the informers and waits until each has listed its objects once. */
+    public void start(Duration timeout) throws TimeoutException, InterruptedException {
+        ResourceEventHandler<Object> wake = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Object obj) {
+                onChange.run();
+            }
+
+            @Override
+            public void onUpdate(Object oldObj, Object newObj) {
+                onChange.run();
+            }
+
+            @Override
+            public void onDelete(Object obj, boolean deletedFinalStateUnknown) {
+                onChange.run();
+            }
+        };
+        nodes = client.nodes().runnableInformer(0);
+        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.addIndexers(Map.of(BY_NODE, pod -> {
+            String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+            return List.of(node == null ? "" : node);
+        }));
+        nodeMetrics = client.genericKubernetesResources(NODE_METRIC_API_VERSION, "NodeMetric").runnableInformer(0);
+        sloConfig = client.configMaps().inNamespace(sloNamespace).withName(KoordinatorKeys.SLO_CONFIGMAP_NAME)
+                .runnableInformer(0);
+        for (SharedIndexInformer<?> informer : informers()) {
+            @SuppressWarnings("unchecked")
+            SharedIndexInformer<Object> i = (SharedIndexInformer<Object>) informer;
+            i.addEventHandler(wake);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String[] what = {"Nodes", "Pods", "NodeMetrics (" + NODE_METRIC_API_VERSION + "; is the CRD installed?)",
+            "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME};
+        List<SharedIndexInformer<?>> all = informers();
+        for (int i = 0; i < all.size(); i++) {
+            long left = Math.max(deadline - System.nanoTime(), 1);
+            try {
+                all.get(i).start().toCompletableFuture().get(left, TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                throw new TimeoutException("cannot watch " + what[i] + " on " + client.getMasterUrl() + ": "
+                        + rootMessage(e));
+            } catch (TimeoutException e) {
+                throw new TimeoutException("no initial list of " + what[i] + " from " + client.getMasterUrl()
+                        + " within " + timeout.toSeconds() + " s");
+            }
+        }
+    }
+
+    private List<SharedIndexInformer<?>> informers() {
+        return List.of(nodes, pods, nodeMetrics, sloConfig);
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c.getMessage() == null ? c.toString() : c.getMessage();
+    }
+
+    /** Whether every informer is watching (the API server answers). */
+    public boolean watching() {
+        return informers().stream().allMatch(i -> i != null && i.isWatching());
+    }
+
+    /** Which informers are not watching, for the health check. */
+    public List<String> notWatching() {
+        List<String> down = new ArrayList<>();
+        String[] names = {"nodes", "pods", "nodemetrics", "slo-controller-config"};
+        List<SharedIndexInformer<?>> all = informers();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i) == null || !all.get(i).isWatching()) {
+                down.add(names[i]);
+            }
+        }
+        return down;
+    }
+
+    public String apiServer() {
+        return String.valueOf(client.getMasterUrl());
+    }
+
+    public List<Node> nodes() {
+        return nodes.getStore().list();
+    }
+
+    public Optional<Node> node(String name) {
+        return Optional.ofNullable(nodes.getStore().getByKey(name));
+    }
+
+    public List<Pod> podsOn(String nodeName) {
+        return pods.getIndexer().byIndex(BY_NODE, nodeName);
+    }
+
+    /** Pods not bound to any node yet (the scheduler's queue). */
+    public List<Pod> unboundPods() {
+        return pods.getIndexer().byIndex(BY_NODE, "");
+    }
+
+    /** The node's NodeMetric, parsed (cached per resourceVersion), or empty when there is none. */
+    public Optional<ParsedMetric> nodeMetric(String nodeName) {
+        GenericKubernetesResource raw = nodeMetrics.getStore().getByKey(nodeName);
+        if (raw == null) {
+            parsedMetrics.remove(nodeName);
+            return Optional.empty();
+        }
+        String version = raw.getMetadata().getResourceVersion();
+        ParsedMetric cached = parsedMetrics.get(nodeName);
+        if (cached != null && version != null && version.equals(cached.resourceVersion())) {
+            return Optional.of(cached);
+        }
+        ParsedMetric parsed;
+        try {
+            JsonNode tree = JSON.valueToTree(raw);
+            parsed = new ParsedMetric(version, NodeMetricInputs.read(tree), null);
+        } catch (InvalidInputException | IllegalArgumentException e) {
+            LOG.warn("NodeMetric {} (resourceVersion {}) is unusable, the node degrades: {}", nodeName, version, e.getMessage());
+            parsed = new ParsedMetric(version, null, e.getMessage());
+        }
+        parsedMetrics.put(nodeName, parsed);
+        return Optional.of(parsed);
+    }
+
+    /**
+     * The colocation config of the ConfigMap: Koordinator's defaults when it is absent; the last good
+     * one (with the error to report) when an update is malformed.
+     */
+    public ColocationConfig colocationConfig() {
+        ConfigMap cm = sloConfig.getStore().getByKey(sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME);
+        ParsedConfig current = parsedConfig;
+        String version = cm == null ? null : cm.getMetadata().getResourceVersion();
+        if (cm == null) {
+            if (current.resourceVersion() != null) {
+                parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null);
+            }
+            return parsedConfig.config();
+        }
+        if (version != null && version.equals(current.resourceVersion())) {
+            return current.config();
+        }
+        String source = "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME + " data."
+                + KoordinatorKeys.COLOCATION_CONFIG_KEY;
+        String json = cm.getData() == null ? null : cm.getData().get(KoordinatorKeys.COLOCATION_CONFIG_KEY);
+        try {
+            ColocationConfig config = ColocationConfigParser.parse(json, source);
+            parsedConfig = new ParsedConfig(version, config, null);
+            LOG.info("using {} (resourceVersion {})", source, version);
+        } catch (InvalidConfigException e) {
+            LOG.error("keeping the previous colocation config: {}", e.getMessage());
+            parsedConfig = new ParsedConfig(version, current.config(), e.getMessage());
+        }
+        return parsedConfig.config();
+    }
+
+    /** Why the last ConfigMap update was refused, or null. */
+    public String configError() {
+        return parsedConfig.error();
+    }
+
+    @Override
+    public void close() {
+        for (SharedIndexInformer<?> informer : informers()) {
+            if (informer != null) {
+                informer.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.colocation.broker.kube;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.api.PriorityClass;
+import io.colocation.api.ResourceNames;
+import io.colocation.broker.calculation.Resources;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the Kubernetes side of a node's ledger: Batch and Mid into {@code status.capacity} and
+ * {@code status.allocatable} (a status update carrying the node's resourceVersion, retried on conflict),
+ * then Koordinator's {@code originExtendedAllocatable} and {@code thirdPartyAllocations} annotations (a
+ * merge patch of those two keys, keeping entries of other writers).
+ */
+public final class NodeStatusPublisher {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeStatusPublisher.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final String YARN_ALLOCATION_NAME = "hadoop-yarn";
+    private static final int MAX_CONFLICT_RETRIES = 5;
+
+    private final KubernetesClient client;
+
+    public NodeStatusPublisher(KubernetesClient client) {
+        this.client = client;
+    }
+
+    /**
+     * Publishes to {@code nodeName}, starting from {@code cached} (the informer's copy; a conflict re-reads
+     * the node). Returns the written node.
+     */
+    public Node publish(String nodeName, Node cached, BatchPublication p) throws IOException {
+        Node base = cached;
+        Node written = null;
+        for (int attempt = 0; written == null; attempt++) {
+            if (base == null) {
+                base = client.nodes().withName(nodeName).get();
+                if (base == null) {
+                    throw new IOException("Node " + nodeName + " no longer exists");
+                }
+            }
+            Node updated = withResources(base, p);
+            try {
+                written = client.nodes().resource(updated).updateStatus();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 409 && attempt < MAX_CONFLICT_RETRIES) {
+                    LOG.debug("Node {} changed meanwhile (resourceVersion {}), retrying", nodeName,
+                            base.getMetadata().getResourceVersion());
+                    base = null;
+                    continue;
+                }
+                throw new IOException("cannot update the status of Node " + nodeName + ": " + e.getMessage(), e);
+            }
+        }
+        Map<String, String> annotations = annotations(written, p);
+        if (!annotations.isEmpty()) {
+            ObjectNode patch = JSON.createObjectNode();
+            ObjectNode a = patch.putObject("metadata").putObject("annotations");
+            annotations.forEach(a::put);
+            try {
+                written = client.nodes().withName(nodeName).patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(patch));
+            } catch (KubernetesClientException e) {
+                throw new IOException("cannot annotate Node " + nodeName + ": " + e.getMessage(), e);
+            }
+        }
+        return written;
+    }
+
+    static Node withResources(Node node, BatchPublication p) {
+        Node copy = new io.fabric8.kubernetes.api.model.NodeBuilder(node).build();
+        Map<String, Quantity> capacity = new HashMap<>(copy.getStatus().getCapacity() == null ? Map.of() : copy.getStatus().getCapacity());
+        Map<String, Quantity> allocatable = new HashMap<>(copy.getStatus().getAllocatable() == null ? Map.of() : copy.getStatus().getAllocatable());
+        for (Map<String, Quantity> list : java.util.List.of(capacity, allocatable)) {
+            put(list, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, p.batch());
+            put(list, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, p.mid());
+        }
+        copy.getStatus().setCapacity(capacity);
+        copy.getStatus().setAllocatable(allocatable);
+        return copy;
+    }
+
+    private static void put(Map<String, Quantity> list, String cpu, String memory, Resources value) {
+        if (value == null) {
+            list.remove(cpu);
+            list.remove(memory);
+        } else {
+            list.put(cpu, new Quantity(Long.toString(value.cpuMilli())));
+            list.put(memory, new Quantity(Long.toString(value.memoryBytes())));
+        }
+    }
+
+    /** The two annotations as they should read, only those that differ from the node's. */
+    static Map<String, String> annotations(Node node, BatchPublication p) throws IOException {
+        Map<String, String> current = node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
+        Map<String, String> changed = new HashMap<>();
+        String origin = originExtendedAllocatable(current.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE), p.origin());
+        if (!origin.equals(current.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE))) {
+            changed.put(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE, origin);
+        }
+        String thirdParty = thirdPartyAllocations(current.get(KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS), p.yarnUsed());
+        if (!thirdParty.equals(current.get(KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS))) {
+            changed.put(KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS, thirdParty);
+        }
+        return changed;
+    }
+
+    /** Koordinator's format; keys other than batch-cpu/batch-memory already there are kept. */
+    static String originExtendedAllocatable(String existing, Resources origin) throws IOException {
+        ObjectNode root = objectOrEmpty(existing);
+        ObjectNode resources = root.get("resources") instanceof ObjectNode o ? o : root.putObject("resources");
+        resources.put(ResourceNames.BATCH_CPU, Long.toString(origin.cpuMilli()));
+        resources.put(ResourceNames.BATCH_MEMORY, Long.toString(origin.memoryBytes()));
+        return JSON.writeValueAsString(root);
+    }
+
+    /** Sets the {@code hadoop-yarn} entry (priority {@code koord-batch}), keeping other writers' entries. */
+    static String thirdPartyAllocations(String existing, Resources yarnUsed) throws IOException {
+        ObjectNode root = objectOrEmpty(existing);
+        ArrayNode allocations = JSON.createArrayNode();
+        JsonNode old = root.path("allocations");
+        for (JsonNode a : old) {
+            if (!YARN_ALLOCATION_NAME.equals(a.path("name").asText())) {
+                allocations.add(a);
+            }
+        }
+        ObjectNode yarn = allocations.addObject();
+        yarn.put("name", YARN_ALLOCATION_NAME);
+        yarn.put("priority", PriorityClass.BATCH.koordName());
+        ObjectNode r = yarn.putObject("resources");
+        r.put(ResourceNames.BATCH_CPU, Long.toString(yarnUsed.cpuMilli()));
+        r.put(ResourceNames.BATCH_MEMORY, Long.toString(yarnUsed.memoryBytes()));
+        root.set("allocations", allocations);
+        return JSON.writeValueAsString(root);
+    }
+
+    private static ObjectNode objectOrEmpty(String json) {
+        if (json == null || json.isBlank()) {
+            return JSON.createObjectNode();
+        }
+        try {
+            JsonNode n = JSON.readTree(json);
+            if (n instanceof ObjectNode o) {
+                return o;
+            }
+        } catch (IOException malformed) {
+            LOG.warn("replacing a malformed node annotation: {}", json);
+        }
+        return JSON.createObjectNode();
+    }
+}

@@ -1,0 +1,94 @@
+package io.colocation.broker.reconcile;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs {@link BrokerReconciler#reconcileAll()} on its own thread: at least every {@code interval} (YARN's
+ * acknowledgements and reports arrive between Kubernetes events), and {@code debounce} after a change is
+ * signalled (informer events, admin tasks), so a burst of events costs one pass.
+ */
+public final class ArbitrationLoop implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(ArbitrationLoop.class);
+
+    private final BrokerReconciler reconciler;
+    private final Duration interval;
+    private final Duration debounce;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private boolean pending;
+    private volatile boolean running;
+    private Thread thread;
+
+    public ArbitrationLoop(BrokerReconciler reconciler, Duration interval, Duration debounce) {
+        this.reconciler = reconciler;
+        this.interval = interval;
+        this.debounce = debounce;
+    }
+
+    public void start() {
+        running = true;
+        thread = new Thread(this::run, "broker-arbitration");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Something changed: run a pass soon. */
+    public void wake() {
+        lock.lock();
+        try {
+            pending = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                lock.lock();
+                try {
+                    if (!pending) {
+                        changed.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                if (pending) {
+                    Thread.sleep(debounce.toMillis());
+                }
+                lock.lock();
+                try {
+                    pending = false;
+                } finally {
+                    lock.unlock();
+                }
+                reconciler.reconcileAll();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.error("broker pass failed; the next one runs in {} ms", interval.toMillis(), e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

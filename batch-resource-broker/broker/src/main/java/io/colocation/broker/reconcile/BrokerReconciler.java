@@ -1,0 +1,508 @@
+package io.colocation.broker.reconcile;
+
+import io.colocation.api.ResourceNames;
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.broker.arbitration.ArbitrationSettings;
+import io.colocation.broker.arbitration.Decision;
+import io.colocation.broker.arbitration.GrantArbiter;
+import io.colocation.broker.arbitration.SideState;
+import io.colocation.broker.calculation.NodeMetricState;
+import io.colocation.broker.calculation.NodeReclaim;
+import io.colocation.broker.calculation.NodeResourceCalculator;
+import io.colocation.broker.calculation.NodeState;
+import io.colocation.broker.calculation.Resources;
+import io.colocation.broker.config.ColocationConfig;
+import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.broker.config.NodeStrategyResolver;
+import io.colocation.broker.kube.BatchPublication;
+import io.colocation.broker.kube.ClusterView;
+import io.colocation.broker.kube.InvalidInputException;
+import io.colocation.broker.kube.NodeInputs;
+import io.colocation.broker.kube.NodeManagerIdentity;
+import io.colocation.broker.kube.NodeStatusPublisher;
+import io.colocation.broker.kube.PodRequests;
+import io.colocation.broker.kube.PublicationThreshold;
+import io.colocation.broker.ledger.Ledger;
+import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.ledger.NodeLedger.Publication;
+import io.colocation.broker.yarn.LeaderEpoch;
+import io.colocation.broker.yarn.NotLeaderException;
+import io.colocation.broker.yarn.YarnSide;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One broker pass over every node: the calculation (origin Batch and Mid), the ledger (use on both
+ * sides, pending demand), the arbitration ({@link GrantArbiter}) and the publication of each side's
+ * grant, in parallel across nodes. Idempotent: a pass publishes only what differs from what the sides
+ * hold, so running it again changes nothing. Only the leader publishes; a standby computes the same
+ * ledger for its API. When this replica takes the lead it forgets what it believed was published,
+ * re-reads the grants from the node statuses and from ZooKeeper, and re-stamps the YARN grants with its
+ * epoch.
+ */
+public final class BrokerReconciler implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerReconciler.class);
+    /** Set to {@code "true"} on a Node to drain its Batch: origin counts as 0, grants freeze at use. */
+    public static final String ANNOTATION_DRAIN_BATCH = "colocation.io/drain-batch";
+    static final long MIB = 1024L * 1024L;
+
+    private final ClusterView view;
+    private final NodeStatusPublisher kubernetes;
+    private final Map<String, YarnSide> yarnSides;
+    private final LeaderEpoch leadership;
+    private final ArbitrationSettings arbitration;
+    private final boolean matchHostNames;
+    private final Clock clock;
+    private final Ledger ledger;
+    private final ExecutorService publishers;
+    /** What this leader last wrote to each node's status (the informer may not show it yet). */
+    private final Map<String, Written> kubernetesWritten = new ConcurrentHashMap<>();
+    private final Map<String, Resources> yarnPublished = new ConcurrentHashMap<>();
+    private final Map<String, Publication> lastKubernetes = new ConcurrentHashMap<>();
+    private final Map<String, Publication> lastYarn = new ConcurrentHashMap<>();
+    private volatile long resumedEpoch = -1;
+    private final Stats stats = new Stats();
+
+    /** Counters since start, for the metrics. */
+    public static final class Stats {
+        public final AtomicLong passes = new AtomicLong();
+        public final AtomicLong kubernetesWrites = new AtomicLong();
+        public final AtomicLong yarnWrites = new AtomicLong();
+        public final AtomicLong publishErrors = new AtomicLong();
+        /** Node-passes in which the grants together exceeded origin (the shared policy's overcommit). */
+        public final AtomicLong overcommits = new AtomicLong();
+        /** Node-passes in which use exceeded origin (grants frozen, excess to take back). */
+        public final AtomicLong excesses = new AtomicLong();
+        public volatile long lastPassMillis;
+        public volatile Instant lastPassAt;
+    }
+
+    /** Batch and Mid as written (null: removed) and when. */
+    private record Written(Resources batch, Resources mid, Instant at) {
+    }
+
+    /** What one pass did. */
+    public record PassReport(boolean leading, int nodes, int kubernetesWrites, int yarnWrites, int errors, long millis) {
+    }
+
+    public BrokerReconciler(ClusterView view, NodeStatusPublisher kubernetes, Map<String, YarnSide> yarnSides,
+            LeaderEpoch leadership, ArbitrationSettings arbitration, boolean matchHostNames, int publishThreads,
+            Ledger ledger, Clock clock) {
+        this.view = view;
+        this.kubernetes = kubernetes;
+        this.yarnSides = Map.copyOf(yarnSides);
+        this.leadership = leadership;
+        this.arbitration = arbitration;
+        this.matchHostNames = matchHostNames;
+        this.ledger = ledger;
+        this.clock = clock;
+        this.publishers = Executors.newFixedThreadPool(publishThreads, r -> {
+            Thread t = new Thread(r, "broker-publish");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public Stats stats() {
+        return stats;
+    }
+
+    public ArbitrationSettings arbitration() {
+        return arbitration;
+    }
+
+    /** Forget what was published so the next pass compares with the sides again and rewrites everything. */
+    public void forgetPublications() {
+        kubernetesWritten.clear();
+        yarnPublished.clear();
+    }
+
+    public PassReport reconcileAll() {
+        long started = System.nanoTime();
+        Instant now = clock.instant();
+        Optional<LeaderEpoch.Fence> fence = leadership.fence();
+        boolean leading = fence.isPresent();
+        if (leading && fence.get().epoch() != resumedEpoch) {
+            leading = resume(fence.get().epoch());
+        }
+        ColocationConfig config = view.colocationConfig();
+        Resources kubernetesDemand = kubernetesDemand();
+        Map<String, Collection<String>> known = new HashMap<>();
+        if (matchHostNames) {
+            yarnSides.forEach((id, side) -> known.put(id, side.knownNodes()));
+        }
+        boolean apiServerUp = view.watching();
+        List<Node> nodes = view.nodes();
+        List<NodeWork> work = new ArrayList<>(nodes.size());
+        Set<String> names = new HashSet<>();
+        for (Node node : nodes) {
+            names.add(node.getMetadata().getName());
+            work.add(decide(node, config, kubernetesDemand, known, apiServerUp, leading, now));
+        }
+        int kWrites = 0;
+        int yWrites = 0;
+        int errors = 0;
+        List<Future<NodeLedger>> done = new ArrayList<>(work.size());
+        for (NodeWork w : work) {
+            boolean publish = leading;
+            done.add(publishers.submit(() -> publish(w, publish, now)));
+        }
+        for (int i = 0; i < done.size(); i++) {
+            NodeLedger entry;
+            try {
+                entry = done.get(i).get();
+            } catch (ExecutionException e) {
+                LOG.error("pass failed for node {}", work.get(i).node, e.getCause());
+                errors++;
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            ledger.put(entry);
+            Publication k = entry.lastKubernetesPublication();
+            Publication y = entry.lastYarnPublication();
+            if (k != null && k.at().equals(now)) {
+                if (k.error() == null) {
+                    kWrites++;
+                } else {
+                    errors++;
+                }
+            }
+            if (y != null && y.at().equals(now)) {
+                if (y.error() == null) {
+                    yWrites++;
+                } else {
+                    errors++;
+                }
+            }
+            if (entry.overcommit().cpuMilli() > 0 || entry.overcommit().memoryBytes() > 0) {
+                stats.overcommits.incrementAndGet();
+            }
+            if (entry.excess().cpuMilli() > 0 || entry.excess().memoryBytes() > 0) {
+                stats.excesses.incrementAndGet();
+            }
+        }
+        ledger.retain(names);
+        kubernetesWritten.keySet().retainAll(names);
+        yarnPublished.keySet().retainAll(names);
+        lastKubernetes.keySet().retainAll(names);
+        lastYarn.keySet().retainAll(names);
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        stats.passes.incrementAndGet();
+        stats.kubernetesWrites.addAndGet(kWrites);
+        stats.yarnWrites.addAndGet(yWrites);
+        stats.publishErrors.addAndGet(errors);
+        stats.lastPassMillis = millis;
+        stats.lastPassAt = now;
+        PassReport report = new PassReport(leading, nodes.size(), kWrites, yWrites, errors, millis);
+        if (kWrites + yWrites + errors > 0) {
+            LOG.info("pass: {} nodes, {} Kubernetes and {} YARN writes, {} errors, {} ms{}", nodes.size(), kWrites, yWrites,
+                    errors, millis, leading ? "" : " (standby)");
+        }
+        return report;
+    }
+
+    /** Takes the lead: re-stamps YARN grants with the new epoch; publication state is re-read from the sides. */
+    private boolean resume(long epoch) {
+        forgetPublications();
+        for (YarnSide side : yarnSides.values()) {
+            try {
+                side.resume();
+            } catch (NotLeaderException e) {
+                LOG.warn("lost the lead while resuming: {}", e.getMessage());
+                return false;
+            } catch (IOException e) {
+                LOG.error("YARN cluster {}: cannot resume its grants under epoch {}: {}; will retry", side.clusterId(), epoch,
+                        e.getMessage());
+                return false;
+            }
+        }
+        resumedEpoch = epoch;
+        LOG.info("leading with epoch {}: resumed the persisted grants of {} YARN cluster(s)", epoch, yarnSides.size());
+        return true;
+    }
+
+    /** Pending demand of Kubernetes: batch requests of pods not bound yet. */
+    private Resources kubernetesDemand() {
+        Resources sum = Resources.ZERO;
+        for (Pod pod : view.unboundPods()) {
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if (phase == null || "Pending".equals(phase)) {
+                try {
+                    sum = sum.plus(PodRequests.batch(pod, "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + ": "));
+                } catch (InvalidInputException e) {
+                    LOG.debug("demand: {}", e.getMessage());
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** Everything decided for a node, before publication. */
+    private record NodeWork(String node, Node object, ColocationStrategy strategy, NodeReclaim reclaim, Resources origin,
+            boolean drained, Resources nodeUsage, Resources kubernetesUsed, Resources yarnUsed,
+            NodeManagerIdentity.NodeManager nm, YarnSide side, boolean yarnReachable, Resources yarnApplied,
+            Decision decision, Resources currentBatch, Resources currentMid, List<String> explain) {
+    }
+
+    private NodeWork decide(Node node, ColocationConfig config, Resources kubernetesDemand,
+            Map<String, Collection<String>> known, boolean apiServerUp, boolean leading, Instant now) {
+        String name = node.getMetadata().getName();
+        List<String> explain = new ArrayList<>();
+        List<Pod> pods = view.podsOn(name);
+        NodeStrategyResolver.Resolved strategy = NodeStrategyResolver.resolve(config, node.getMetadata().getLabels(),
+                node.getMetadata().getAnnotations());
+        explain.add("strategy: " + strategy.source());
+        explain.addAll(strategy.notes());
+        if (view.configError() != null) {
+            explain.add("the latest slo-controller-config was refused, the previous one is used: " + view.configError());
+        }
+        NodeReclaim reclaim;
+        Resources nodeUsage = null;
+        try {
+            NodeState state = NodeInputs.node(node, pods, explain);
+            NodeMetricState metric = null;
+            Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
+            if (parsed.isEmpty()) {
+                explain.add("no NodeMetric " + name + ": Batch and Mid degrade to absent");
+            } else if (parsed.get().error() != null) {
+                explain.add("NodeMetric " + name + " is unusable (" + parsed.get().error() + "): Batch and Mid degrade to absent");
+            } else {
+                metric = parsed.get().state();
+                nodeUsage = metric.nodeUsage();
+            }
+            reclaim = NodeResourceCalculator.calculate(strategy.strategy(), state, metric, now);
+        } catch (InvalidInputException e) {
+            explain.add("cannot calculate: " + e.getMessage() + "; Batch and Mid removed until it is fixed");
+            reclaim = new NodeReclaim(name, Map.of(), Resources.ZERO, true, List.of());
+        }
+        explain.addAll(reclaim.explain());
+        boolean drained = "true".equalsIgnoreCase(annotation(node, ANNOTATION_DRAIN_BATCH));
+        Resources origin = reclaim.originBatch();
+        if (drained) {
+            explain.add("drained (annotation " + ANNOTATION_DRAIN_BATCH + "=true): origin counts as 0, no side gets new room");
+            origin = Resources.ZERO;
+        }
+
+        Resources kubernetesUsed = Resources.ZERO;
+        for (Pod pod : pods) {
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+                continue;
+            }
+            String key = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+            try {
+                kubernetesUsed = kubernetesUsed.plus(PodRequests.batch(pod, key + ": "));
+            } catch (InvalidInputException e) {
+                explain.add("not counted: " + e.getMessage());
+            }
+        }
+        Written written = leading ? kubernetesWritten.get(name) : null;
+        Resources currentBatch = written != null ? written.batch() : statusPair(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY);
+        Resources currentMid = written != null ? written.mid() : statusPair(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY);
+        Resources kPublished = currentBatch == null ? Resources.ZERO : currentBatch;
+        SideState k = new SideState(kubernetesUsed, kubernetesDemand, kPublished, kPublished, apiServerUp);
+
+        NodeManagerIdentity.Resolution nm = NodeManagerIdentity.resolve(node, pods, known, matchHostNames);
+        if (nm.problem() != null) {
+            explain.add("YARN: " + nm.problem());
+        }
+        YarnSide side = nm.nodeManager() == null ? null : yarnSides.get(nm.nodeManager().clusterId());
+        if (nm.nodeManager() != null && side == null) {
+            explain.add("YARN: " + nm.nodeManager().source() + " names YARN cluster " + nm.nodeManager().clusterId()
+                    + ", which this broker is not configured for (yarn.clusters); no YARN grant");
+        }
+        SideState y;
+        Resources yarnUsed = Resources.ZERO;
+        Resources yarnApplied = null;
+        boolean yarnReachable = true;
+        if (side == null) {
+            y = new SideState(Resources.ZERO, Resources.ZERO, Resources.ZERO, Resources.ZERO, true);
+        } else {
+            String nodeId = nm.nodeManager().nodeId();
+            yarnUsed = side.used(nodeId).map(BrokerReconciler::fromYarn).orElse(Resources.ZERO);
+            yarnApplied = side.applied(nodeId).map(BrokerReconciler::fromYarn).orElse(null);
+            yarnReachable = side.reachable(nodeId);
+            Resources granted = leading ? yarnPublished.get(name) : null;
+            if (granted == null) {
+                granted = side.grant(nodeId).map(g -> fromYarn(new YarnSide.Usage(g.vcores(), g.memoryMB()))).orElse(null);
+                if (leading && granted != null) {
+                    yarnPublished.putIfAbsent(name, granted);
+                }
+            }
+            // Never granted: YARN still runs on the NodeManager's own totals, so Kubernetes must not count on
+            // any of origin until YARN acknowledges its first grant.
+            Resources yPublished = granted != null ? granted : origin.max(yarnUsed);
+            if (granted == null) {
+                explain.add("YARN: no grant yet for " + nodeId + "; Kubernetes waits for YARN to acknowledge its first grant");
+            }
+            y = new SideState(yarnUsed, fromYarn(side.demand()), yPublished, yarnApplied, yarnReachable);
+            explain.add("YARN: NodeManager " + nodeId + " of cluster " + side.clusterId() + " (from " + nm.nodeManager().source() + ")"
+                    + (yarnReachable ? "" : "; not reachable (no fresh report): its grant is frozen and Kubernetes does not grow into it"));
+        }
+        if (!apiServerUp) {
+            explain.add("Kubernetes: informers are not watching: its grant is frozen and YARN does not grow into it");
+        }
+        Decision decision = side == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y);
+        explain.add(decision.explanation());
+        return new NodeWork(name, node, strategy.strategy(), reclaim, origin, drained, nodeUsage, kubernetesUsed, yarnUsed,
+                nm.nodeManager(), side, yarnReachable, yarnApplied, decision, currentBatch, currentMid, explain);
+    }
+
+    private NodeLedger publish(NodeWork w, boolean leading, Instant now) {
+        Decision d = w.decision;
+        boolean batchPresent = w.reclaim.allocatable().containsKey(ResourceNames.BATCH_CPU);
+        Resources desiredBatch = batchPresent ? d.kubernetesPublish() : null;
+        Resources desiredMid = w.reclaim.allocatable().containsKey(ResourceNames.MID_CPU)
+                ? new Resources(w.reclaim.allocatable().get(ResourceNames.MID_CPU), w.reclaim.allocatable().get(ResourceNames.MID_MEMORY))
+                : null;
+        Publication kPub = lastKubernetes.get(w.node);
+        if (leading) {
+            String reason = PublicationThreshold.reason(w.currentBatch, desiredBatch, w.currentMid, desiredMid,
+                    writtenAt(w.node), orDefault(w.strategy.resourceDiffThreshold(), 0.1),
+                    orDefault(w.strategy.updateTimeThresholdSeconds(), 300L), now);
+            if (reason != null) {
+                kPub = writeKubernetes(w, new BatchPublication(desiredBatch, desiredMid, w.origin, w.yarnUsed), reason, now);
+            }
+        }
+        Publication yPub = lastYarn.get(w.node);
+        Long grantEpoch = null;
+        Long grantVersion = null;
+        boolean acknowledged = false;
+        if (w.side != null) {
+            String nodeId = w.nm.nodeId();
+            int vcores = (int) Math.min(Integer.MAX_VALUE, Math.max(d.yarnPublish().cpuMilli(), 0) / 1000);
+            long memoryMB = Math.max(d.yarnPublish().memoryBytes(), 0) / MIB;
+            Resources wanted = fromYarn(new YarnSide.Usage(vcores, memoryMB));
+            Resources current = yarnPublished.get(w.node);
+            if (leading && w.yarnReachable && !wanted.equals(current)) {
+                yPub = writeYarn(w, vcores, memoryMB, wanted, now);
+            }
+            Optional<YarnGrant> grant = w.side.grant(nodeId);
+            grantEpoch = grant.map(YarnGrant::epoch).orElse(null);
+            grantVersion = grant.map(YarnGrant::version).orElse(null);
+            acknowledged = w.yarnApplied != null && w.yarnApplied.equals(yGrantOf(w));
+        }
+        Written written = kubernetesWritten.get(w.node);
+        Resources kGrant = leading && written != null ? orDefault(written.batch(), Resources.ZERO) : orDefault(w.currentBatch, Resources.ZERO);
+        Resources yGrant = w.side == null ? Resources.ZERO : yGrantOf(w);
+        Resources capacity = statusPair(w.object, ResourceNames.CPU, ResourceNames.MEMORY);
+        return new NodeLedger(w.node, arbitration.policy().name().toLowerCase(java.util.Locale.ROOT),
+                capacity == null ? Resources.ZERO : capacity, w.nodeUsage, w.origin, w.kubernetesUsed, w.yarnUsed,
+                w.origin.minus(w.kubernetesUsed).minus(w.yarnUsed), d.kubernetesTarget(), d.yarnTarget(), kGrant, yGrant,
+                w.yarnApplied, d.excess(), d.overcommit(), desiredMid, w.reclaim.degraded(), w.drained,
+                w.nm == null ? null : new NodeLedger.YarnNode(w.nm.clusterId(), w.nm.nodeId(), w.nm.source(), w.yarnReachable,
+                        grantEpoch, grantVersion, acknowledged),
+                kPub, yPub, now, List.copyOf(w.explain));
+    }
+
+    private Publication writeKubernetes(NodeWork w, BatchPublication p, String reason, Instant now) {
+        try {
+            kubernetes.publish(w.node, w.object, p);
+            kubernetesWritten.put(w.node, new Written(p.batch(), p.mid(), now));
+            LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", w.node, describe(p.batch()), reason,
+                    describe(w.origin), describe(w.kubernetesUsed), describe(w.yarnUsed));
+            Publication pub = new Publication(now, p.batch(), reason, null);
+            lastKubernetes.put(w.node, pub);
+            return pub;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("node {}: Kubernetes publication failed: {}", w.node, e.getMessage());
+            Publication pub = new Publication(now, p.batch(), reason, e.getMessage());
+            lastKubernetes.put(w.node, pub);
+            return pub;
+        }
+    }
+
+    private Publication writeYarn(NodeWork w, int vcores, long memoryMB, Resources wanted, Instant now) {
+        Resources before = yarnPublished.get(w.node);
+        String reason = before == null || wanted.cpuMilli() < before.cpuMilli() || wanted.memoryBytes() < before.memoryBytes()
+                ? "shrink or first grant" : "grow";
+        try {
+            YarnGrant g = w.side.publish(w.nm.nodeId(), vcores, memoryMB);
+            yarnPublished.put(w.node, wanted);
+            LOG.info("node {}: YARN {} grant {} vcores / {} MiB (epoch {}, version {}; {})", w.node, w.nm.nodeId(), vcores,
+                    memoryMB, g.epoch(), g.version(), reason);
+            Publication pub = new Publication(now, wanted, reason, null);
+            lastYarn.put(w.node, pub);
+            return pub;
+        } catch (NotLeaderException | IOException | RuntimeException e) {
+            LOG.warn("node {}: YARN publication failed: {}", w.node, e.getMessage());
+            Publication pub = new Publication(now, wanted, reason, e.getMessage());
+            lastYarn.put(w.node, pub);
+            return pub;
+        }
+    }
+
+    private Instant writtenAt(String node) {
+        Written w = kubernetesWritten.get(node);
+        return w == null ? null : w.at();
+    }
+
+    /** The YARN grant in force as far as this replica knows: what it published, else the persisted one. */
+    private Resources yGrantOf(NodeWork w) {
+        Resources mine = yarnPublished.get(w.node);
+        return mine != null ? mine : w.side.grant(w.nm.nodeId())
+                .map(g -> fromYarn(new YarnSide.Usage(g.vcores(), g.memoryMB()))).orElse(Resources.ZERO);
+    }
+
+    /** YARN's vcores and MiB as the ledger's milli-cores and bytes. */
+    static Resources fromYarn(YarnSide.Usage u) {
+        return new Resources(u.vcores() * 1000L, u.memoryMB() * MIB);
+    }
+
+    private static Resources statusPair(Node node, String cpu, String memory) {
+        Map<String, Quantity> alloc = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+        if (alloc == null || !alloc.containsKey(cpu)) {
+            return null;
+        }
+        try {
+            boolean milli = cpu.equals(ResourceNames.CPU);
+            long c = milli ? io.colocation.api.Quantities.milliValue(alloc.get(cpu).toString(), cpu)
+                    : io.colocation.api.Quantities.value(alloc.get(cpu).toString(), cpu);
+            Quantity m = alloc.get(memory);
+            return new Resources(c, m == null ? 0 : io.colocation.api.Quantities.value(m.toString(), memory));
+        } catch (io.colocation.api.InvalidQuantityException e) {
+            LOG.warn("Node {}: unreadable status.allocatable: {}", node.getMetadata().getName(), e.getMessage());
+            return null;
+        }
+    }
+
+    private static String annotation(Node node, String key) {
+        return node.getMetadata().getAnnotations() == null ? null : node.getMetadata().getAnnotations().get(key);
+    }
+
+    private static <T> T orDefault(T value, T fallback) {
+        return value == null ? fallback : value;
+    }
+
+    static String describe(Resources r) {
+        return r == null ? "removed" : r.cpuMilli() + "m/" + r.memoryBytes() / MIB + "Mi";
+    }
+
+    @Override
+    public void close() {
+        publishers.shutdownNow();
+    }
+}

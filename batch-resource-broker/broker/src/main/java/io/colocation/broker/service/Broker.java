@@ -1,0 +1,190 @@
+package io.colocation.broker.service;
+
+import io.colocation.broker.arbitration.ArbitrationSettings;
+import io.colocation.broker.arbitration.GrantPolicy;
+import io.colocation.broker.kube.ClusterView;
+import io.colocation.broker.kube.NodeStatusPublisher;
+import io.colocation.broker.ledger.Ledger;
+import io.colocation.broker.reconcile.ArbitrationLoop;
+import io.colocation.broker.reconcile.BrokerReconciler;
+import io.colocation.broker.yarn.LeaderEpoch;
+import io.colocation.broker.yarn.PluginYarnSide;
+import io.colocation.broker.yarn.RmAdminYarnSide;
+import io.colocation.broker.yarn.YarnClusterConfigs;
+import io.colocation.broker.yarn.YarnSide;
+import io.dropwizard.lifecycle.Managed;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running broker, wired from {@link BrokerConfiguration}: ZooKeeper client, leader election with
+ * epoch, one {@link YarnSide} per YARN cluster, the Kubernetes informers, the reconciler and its loop.
+ * Started and stopped by Dropwizard (or directly, in tests).
+ */
+public final class Broker implements Managed {
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+
+    private final BrokerConfiguration config;
+    private final KubernetesClient kubernetes;
+    private final Clock clock;
+    private final Ledger ledger = new Ledger();
+    private CuratorFramework zk;
+    private LeaderEpoch leadership;
+    private final Map<String, YarnSide> yarnSides = new LinkedHashMap<>();
+    private ClusterView view;
+    private BrokerReconciler reconciler;
+    private ArbitrationLoop loop;
+    private final String replicaId;
+
+    public Broker(BrokerConfiguration config, KubernetesClient kubernetes, Clock clock) {
+        this.config = config;
+        this.kubernetes = kubernetes;
+        this.clock = clock;
+        this.replicaId = config.replicaId != null && !config.replicaId.isBlank() ? config.replicaId : hostName();
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+        } catch (IOException e) {
+            return "broker-" + ProcessHandle.current().pid();
+        }
+    }
+
+    @Override
+    public void start() throws Exception {
+        ArbitrationSettings arbitration = new ArbitrationSettings(
+                GrantPolicy.valueOf(config.arbitration.policy.toUpperCase(Locale.ROOT)), config.arbitration.kubernetesWeight,
+                config.arbitration.yarnWeight, config.arbitration.minimumShare);
+        zk = CuratorFrameworkFactory.builder().connectString(config.zookeeper.connect)
+                .sessionTimeoutMs(config.zookeeper.sessionTimeoutMs)
+                .connectionTimeoutMs(config.zookeeper.connectionTimeoutMs)
+                .retryPolicy(new ExponentialBackoffRetry(200, 10, 5_000)).build();
+        zk.start();
+        if (!zk.blockUntilConnected(config.zookeeper.connectionTimeoutMs * 3, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            LOG.warn("ZooKeeper {} not reachable yet; starting anyway, this replica cannot lead until it is", config.zookeeper.connect);
+        }
+        leadership = new LeaderEpoch(zk, config.zookeeper.root, replicaId);
+        Duration stale = Duration.ofSeconds(config.yarn.reportStaleSeconds);
+        for (BrokerConfiguration.YarnClusterSettings c : config.yarn.clusters) {
+            if (yarnSides.containsKey(c.id)) {
+                throw new IllegalArgumentException("yarn.clusters: cluster id " + c.id + " is configured twice");
+            }
+            YarnSide side;
+            if ("rm-admin".equals(c.mode)) {
+                if (c.confDir == null || c.confDir.isBlank()) {
+                    throw new IllegalArgumentException("yarn.clusters[" + c.id + "]: mode rm-admin needs confDir (the directory of "
+                            + c.id + ".yarn-site.xml)");
+                }
+                Configuration conf = YarnClusterConfigs.load(Path.of(c.confDir), c.id);
+                UserGroupInformation user = YarnClusterConfigs.login(conf, c.id, c.kerberosPrincipal, c.kerberosKeytab);
+                side = new RmAdminYarnSide(c.id, conf, user, zk, leadership, config.zookeeper.root,
+                        Duration.ofMillis(c.pollIntervalMs), stale, clock);
+            } else {
+                side = new PluginYarnSide(zk, leadership, config.zookeeper.root, c.id, stale, clock);
+            }
+            yarnSides.put(c.id, side);
+        }
+        for (YarnSide side : yarnSides.values()) {
+            side.start();
+        }
+        ArbitrationLoop[] loopRef = new ArbitrationLoop[1];
+        view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, () -> {
+            if (loopRef[0] != null) {
+                loopRef[0].wake();
+            }
+        });
+        view.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
+        reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes), yarnSides, leadership, arbitration,
+                config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock);
+        loop = new ArbitrationLoop(reconciler, Duration.ofMillis(config.sync.intervalMs), Duration.ofMillis(config.sync.debounceMs));
+        loopRef[0] = loop;
+        leadership.start();
+        loop.start();
+        LOG.info("broker {} started: policy {}, {} YARN cluster(s) {}, API server {}", replicaId, config.arbitration.policy,
+                yarnSides.size(), yarnSides.keySet(), view.apiServer());
+    }
+
+    @Override
+    public void stop() {
+        List<AutoCloseable> closing = new ArrayList<>();
+        closing.add(loop);
+        closing.add(reconciler);
+        closing.add(view);
+        closing.addAll(yarnSides.values());
+        closing.add(leadership);
+        closing.add(zk);
+        for (AutoCloseable c : closing) {
+            if (c == null) {
+                continue;
+            }
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("while stopping: {}", e.toString());
+            }
+        }
+    }
+
+    public void wake() {
+        loop.wake();
+    }
+
+    /** Forget what was published and run a pass: every grant is compared with the sides again. */
+    public void resync() {
+        reconciler.forgetPublications();
+        loop.wake();
+    }
+
+    public String replicaId() {
+        return replicaId;
+    }
+
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    public LeaderEpoch leadership() {
+        return leadership;
+    }
+
+    public CuratorFramework zooKeeper() {
+        return zk;
+    }
+
+    public ClusterView view() {
+        return view;
+    }
+
+    public Map<String, YarnSide> yarnSides() {
+        return yarnSides;
+    }
+
+    public BrokerReconciler reconciler() {
+        return reconciler;
+    }
+
+    public KubernetesClient kubernetes() {
+        return kubernetes;
+    }
+
+    public String policy() {
+        return config.arbitration.policy;
+    }
+}

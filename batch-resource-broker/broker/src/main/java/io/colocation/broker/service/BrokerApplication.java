@@ -1,0 +1,122 @@
+package io.colocation.broker.service;
+
+import com.codahale.metrics.Gauge;
+import io.colocation.broker.reconcile.BrokerReconciler;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.dropwizard.DropwizardExports;
+import io.prometheus.client.servlet.jakarta.exporter.MetricsServlet;
+import jakarta.servlet.DispatcherType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.EnumSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code colocation broker conf/broker.yml}: the broker as a Dropwizard service. Application port: the
+ * REST API under {@code /api/v1}. Admin port: health checks ({@code /healthcheck}), Dropwizard metrics
+ * ({@code /metrics}), Prometheus exposition ({@code /prometheus}) and the tasks {@code drain-batch} and
+ * {@code resync}. Mutating requests on both ports need the bearer token unless {@code auth.mode: none}.
+ */
+public final class BrokerApplication extends Application<BrokerConfiguration> {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerApplication.class);
+    private Broker broker;
+
+    public static void main(String[] args) throws Exception {
+        new BrokerApplication().run(args);
+    }
+
+    @Override
+    public String getName() {
+        return "colocation-broker";
+    }
+
+    @Override
+    public void initialize(Bootstrap<BrokerConfiguration> bootstrap) {
+        // ${COLOCATION_BROKER_TOKEN} and friends in broker.yml; an unset variable is an error, not an empty token.
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(bootstrap.getConfigurationSourceProvider(),
+                new EnvironmentVariableSubstitutor(true)));
+    }
+
+    @Override
+    public void run(BrokerConfiguration config, Environment environment) throws Exception {
+        String token = null;
+        if ("token".equals(config.auth.mode)) {
+            token = config.auth.token == null ? "" : config.auth.token.trim();
+            if (token.length() < 16) {
+                throw new IllegalArgumentException("auth.token must be set to a secret of at least 16 characters (auth.mode: token"
+                        + " protects drain, resync and the admin tasks); set auth.mode: none only for a local sandbox");
+            }
+        } else {
+            LOG.warn("auth.mode is none: anyone who reaches the broker can drain nodes and force resyncs");
+        }
+        KubernetesClient kubernetes = kubernetesClient(config.kubernetes);
+        broker = new Broker(config, kubernetes, Clock.systemUTC());
+        environment.lifecycle().manage(broker);
+        environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
+            @Override
+            public void stop() {
+                kubernetes.close();
+            }
+        });
+
+        environment.jersey().register(new NodesResource(broker));
+        environment.jersey().register(new ClusterResource(broker));
+        environment.admin().addTask(new DrainBatchTask(broker));
+        environment.admin().addTask(new ResyncTask(broker));
+        if (token != null) {
+            BearerTokenFilter filter = new BearerTokenFilter(token);
+            environment.servlets().addFilter("bearer-token", filter)
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/api/*");
+            environment.admin().addFilter("bearer-token", filter)
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
+        }
+        BrokerHealthChecks.register(environment.healthChecks(), broker);
+
+        environment.metrics().register("colocation.passes", (Gauge<Long>) () -> stats().passes.get());
+        environment.metrics().register("colocation.last-pass-millis", (Gauge<Long>) () -> stats().lastPassMillis);
+        environment.metrics().register("colocation.overcommit", (Gauge<Long>) () -> stats().overcommits.get());
+        environment.metrics().register("colocation.excess", (Gauge<Long>) () -> stats().excesses.get());
+        CollectorRegistry prometheus = new CollectorRegistry();
+        prometheus.register(new DropwizardExports(environment.metrics()));
+        prometheus.register(new LedgerCollector(broker));
+        environment.admin().addServlet("prometheus", new MetricsServlet(prometheus)).addMapping("/prometheus");
+    }
+
+    private BrokerReconciler.Stats stats() {
+        return broker.reconciler() == null ? new BrokerReconciler.Stats() : broker.reconciler().stats();
+    }
+
+    static KubernetesClient kubernetesClient(BrokerConfiguration.KubernetesSettings k) throws IOException {
+        Config config;
+        if (k.kubeconfig != null && !k.kubeconfig.isBlank()) {
+            Path file = Path.of(k.kubeconfig);
+            if (!Files.isReadable(file)) {
+                throw new IOException("kubernetes.kubeconfig " + file + " is missing or unreadable");
+            }
+            config = Config.fromKubeconfig(Files.readString(file));
+        } else {
+            config = Config.autoConfigure(null);
+        }
+        if (k.masterUrl != null && !k.masterUrl.isBlank()) {
+            config = new ConfigBuilder(config).withMasterUrl(k.masterUrl).build();
+        }
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** The running broker (after {@code run}), for embedding. */
+    public Broker broker() {
+        return broker;
+    }
+}

@@ -1,0 +1,165 @@
+package io.colocation.broker.service;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.colocation.api.yarn.YarnContract;
+import io.dropwizard.core.Configuration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code conf/broker.yml}: see the commented example there for every field. */
+public class BrokerConfiguration extends Configuration {
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    public KubernetesSettings kubernetes = new KubernetesSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    public ZooKeeperSettings zookeeper = new ZooKeeperSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    public ArbitrationConfig arbitration = new ArbitrationConfig();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    public SyncSettings sync = new SyncSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    public YarnSettings yarn = new YarnSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    public AuthSettings auth = new AuthSettings();
+
+    /** This replica's name in leader election (default: the host name). */
+    @JsonProperty
+    public String replicaId;
+
+    public static class KubernetesSettings {
+        /** A kubeconfig file; empty: in-cluster service account, else ~/.kube/config (fabric8's auto-configuration). */
+        @JsonProperty
+        public String kubeconfig;
+        /** Overrides the API server URL of the kubeconfig. */
+        @JsonProperty
+        public String masterUrl;
+        /** Namespace of the {@code slo-controller-config} ConfigMap. */
+        @NotEmpty
+        @JsonProperty
+        public String sloConfigNamespace = "koordinator-system";
+        @Min(1)
+        @JsonProperty
+        public int startupTimeoutSeconds = 60;
+    }
+
+    public static class ZooKeeperSettings {
+        @NotEmpty
+        @JsonProperty
+        public String connect = "localhost:2181";
+        @NotEmpty
+        @Pattern(regexp = "/.*", message = "must be an absolute ZooKeeper path such as /colocation")
+        @JsonProperty
+        public String root = YarnContract.DEFAULT_ROOT;
+        @Min(1000)
+        @JsonProperty
+        public int sessionTimeoutMs = 15_000;
+        @Min(100)
+        @JsonProperty
+        public int connectionTimeoutMs = 5_000;
+    }
+
+    public static class ArbitrationConfig {
+        @NotEmpty
+        @Pattern(regexp = "partitioned|shared", message = "must be partitioned (default) or shared (Koordinator's)")
+        @JsonProperty
+        public String policy = "partitioned";
+        @DecimalMin(value = "0", inclusive = false)
+        @JsonProperty
+        public double kubernetesWeight = 1.0;
+        @DecimalMin(value = "0", inclusive = false)
+        @JsonProperty
+        public double yarnWeight = 1.0;
+        @DecimalMin("0")
+        @DecimalMax("0.5")
+        @JsonProperty
+        public double minimumShare = 0.1;
+    }
+
+    public static class SyncSettings {
+        /** A pass at least this often (YARN acknowledgements arrive between Kubernetes events). */
+        @Min(50)
+        @JsonProperty
+        public long intervalMs = 1_000;
+        /** Wait this long after a change before the pass, so bursts of events cost one pass. */
+        @Min(0)
+        @JsonProperty
+        public long debounceMs = 100;
+        /** Parallel writers to the API server and ZooKeeper. */
+        @Min(1)
+        @JsonProperty
+        public int publishThreads = 8;
+    }
+
+    public static class YarnSettings {
+        /** YARN clusters whose NodeManagers share the Kubernetes nodes. */
+        @Valid
+        @NotNull
+        @JsonProperty
+        public List<YarnClusterSettings> clusters = new ArrayList<>();
+        /** A YARN node whose report is older than this is unreachable: its grant is frozen. */
+        @Min(1)
+        @JsonProperty
+        public int reportStaleSeconds = 30;
+        /** Also map a node to the NodeManager YARN reports on a host of the node's name (NMs outside Kubernetes). */
+        @JsonProperty
+        public boolean matchHostNames = true;
+    }
+
+    public static class YarnClusterSettings {
+        /** The cluster id ({@code yarn.hadoop.apache.org/cluster-id} of NM pods; {@code __default_yarn_cluster__} when absent). */
+        @NotEmpty
+        @JsonProperty
+        public String id = YarnContract.DEFAULT_CLUSTER_ID;
+        /** plugin: the RM runs the colocation scheduler plugin; rm-admin: updateNodeResource through the RM admin protocol. */
+        @NotEmpty
+        @Pattern(regexp = "plugin|rm-admin", message = "must be plugin or rm-admin")
+        @JsonProperty
+        public String mode = "plugin";
+        /** rm-admin: directory of {@code <id>.yarn-site.xml} (or yarn-site.xml for the default cluster), as Koordinator's HADOOP_CONF_DIR. */
+        @JsonProperty
+        public String confDir;
+        /** rm-admin: how often to read the RM's node reports. */
+        @Min(100)
+        @JsonProperty
+        public long pollIntervalMs = 1_000;
+        /** rm-admin with Kerberos: principal and keytab to log in with. */
+        @JsonProperty
+        public String kerberosPrincipal;
+        @JsonProperty
+        public String kerberosKeytab;
+    }
+
+    public static class AuthSettings {
+        /** token: mutating endpoints and admin tasks need {@code Authorization: Bearer <token>}; none: open (testing only). */
+        @NotEmpty
+        @Pattern(regexp = "token|none", message = "must be token or none")
+        @JsonProperty
+        public String mode = "token";
+        @JsonProperty
+        public String token;
+    }
+}

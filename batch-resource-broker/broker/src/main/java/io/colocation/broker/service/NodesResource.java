@@ -1,0 +1,69 @@
+package io.colocation.broker.service;
+
+import io.colocation.broker.ledger.NodeLedger;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/** The ledger of every node ({@code /api/v1/nodes}) and the drain action. */
+@Path("/api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public final class NodesResource {
+    private final Broker broker;
+
+    public NodesResource(Broker broker) {
+        this.broker = broker;
+    }
+
+    @GET
+    @Path("/nodes")
+    public Map<String, Object> nodes() {
+        List<NodeLedger> nodes = broker.ledger().all().stream().sorted(Comparator.comparing(NodeLedger::node)).toList();
+        return Map.of("leader", broker.leadership().fence().isPresent(), "items", nodes);
+    }
+
+    @GET
+    @Path("/nodes/{name}")
+    public NodeLedger node(@PathParam("name") String name) {
+        return broker.ledger().get(name).orElseThrow(() -> new NotFoundException("no node " + name + " in the ledger"
+                + " (the broker has not seen such a Node, or has not completed a pass since it appeared)"));
+    }
+
+    @POST
+    @Path("/nodes/{name}/drain")
+    public Map<String, Object> drain(@PathParam("name") String name) {
+        return setDrain(name, true);
+    }
+
+    @DELETE
+    @Path("/nodes/{name}/drain")
+    public Map<String, Object> undrain(@PathParam("name") String name) {
+        return setDrain(name, false);
+    }
+
+    private Map<String, Object> setDrain(String name, boolean drained) {
+        try {
+            NodeDrain.set(broker.kubernetes(), name, drained);
+        } catch (NoSuchElementException e) {
+            throw new NotFoundException(e.getMessage());
+        }
+        broker.wake();
+        return Map.of("node", name, "drained", drained);
+    }
+
+    @POST
+    @Path("/resync")
+    public Map<String, Object> resync() {
+        broker.resync();
+        return Map.of("resync", "requested");
+    }
+}

@@ -1,0 +1,22 @@
+package io.colocation.broker.service;
+
+import io.dropwizard.servlets.tasks.Task;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+
+/** {@code POST /tasks/resync}: forget what was published, compare every grant with the sides again. */
+final class ResyncTask extends Task {
+    private final Broker broker;
+
+    ResyncTask(Broker broker) {
+        super("resync");
+        this.broker = broker;
+    }
+
+    @Override
+    public void execute(Map<String, List<String>> parameters, PrintWriter output) {
+        broker.resync();
+        output.println("resync requested: every node's grants are compared with Kubernetes and YARN in the next pass");
+    }
+}

@@ -1,0 +1,109 @@
+package io.colocation.broker.yarn;
+
+import io.colocation.api.yarn.YarnDemand;
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.api.yarn.YarnNodeReport;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * A YARN cluster whose ResourceManager runs the colocation scheduler plugin: grants, acknowledgements,
+ * node reports and demand all travel through ZooKeeper ({@link YarnGrantPublisher}). A node whose
+ * report is older than {@code staleAfter} (the plugin refreshes reports every few seconds even when
+ * nothing changes) counts as unreachable: the RM or the plugin is down, so its grant is frozen.
+ */
+public final class PluginYarnSide implements YarnSide {
+    private final String clusterId;
+    private final CuratorFramework client;
+    private final YarnGrantPublisher publisher;
+    private final Duration staleAfter;
+    private final Clock clock;
+
+    public PluginYarnSide(CuratorFramework client, LeaderEpoch leadership, String root, String clusterId,
+            Duration staleAfter, Clock clock) {
+        this.clusterId = clusterId;
+        this.client = client;
+        this.publisher = new YarnGrantPublisher(client, leadership, root, clusterId);
+        this.staleAfter = staleAfter;
+        this.clock = clock;
+    }
+
+    @Override
+    public String clusterId() {
+        return clusterId;
+    }
+
+    @Override
+    public void start() throws IOException {
+        publisher.start();
+    }
+
+    @Override
+    public void resume() throws NotLeaderException, IOException {
+        publisher.restampAll();
+    }
+
+    @Override
+    public Collection<String> knownNodes() {
+        return publisher.reportedNodes();
+    }
+
+    @Override
+    public Optional<Usage> used(String nodeId) {
+        return publisher.nodeReport(nodeId).map(r -> new Usage(r.allocatedVcores(), r.allocatedMemoryMB()));
+    }
+
+    @Override
+    public Usage demand() {
+        return publisher.demand().map((YarnDemand d) -> new Usage(d.pendingVcores(), d.pendingMemoryMB())).orElse(Usage.NONE);
+    }
+
+    @Override
+    public boolean reachable(String nodeId) {
+        if (!client.getZookeeperClient().isConnected()) {
+            return false;
+        }
+        Optional<YarnNodeReport> report = publisher.nodeReport(nodeId);
+        return report.isPresent() && clock.millis() - report.get().reportedAtMillis() <= staleAfter.toMillis();
+    }
+
+    @Override
+    public Health health() {
+        if (!client.getZookeeperClient().isConnected()) {
+            return new Health(false, "ZooKeeper is not connected: no word from the plugin of YARN cluster " + clusterId);
+        }
+        long now = clock.millis();
+        Collection<String> nodes = knownNodes();
+        long fresh = nodes.stream().filter(this::reachable).count();
+        if (!nodes.isEmpty() && fresh == 0) {
+            return new Health(false, "YARN cluster " + clusterId + ": no node report newer than " + staleAfter.toSeconds()
+                    + " s from the scheduler plugin (is the ResourceManager up?)");
+        }
+        return new Health(true, "YARN cluster " + clusterId + " (scheduler plugin): " + fresh + " of " + nodes.size()
+                + " nodes reported within " + staleAfter.toSeconds() + " s at " + now);
+    }
+
+    @Override
+    public Optional<YarnGrant> grant(String nodeId) {
+        return publisher.grant(nodeId);
+    }
+
+    @Override
+    public Optional<Usage> applied(String nodeId) {
+        return publisher.ack(nodeId).map(a -> new Usage(a.vcores(), a.memoryMB()));
+    }
+
+    @Override
+    public YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException, IOException {
+        return publisher.publish(nodeId, vcores, memoryMB);
+    }
+
+    @Override
+    public void close() {
+        publisher.close();
+    }
+}

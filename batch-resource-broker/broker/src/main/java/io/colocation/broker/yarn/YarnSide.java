@@ -1,0 +1,56 @@
+package io.colocation.broker.yarn;
+
+import io.colocation.api.yarn.YarnGrant;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * One YARN cluster as the broker sees it: where its per-node allocation and pending demand come from and
+ * where grants go. Two implementations share one contract (see {@code YarnSideContractTest}): the
+ * scheduler plugin over ZooKeeper ({@link PluginYarnSide}) and, for a ResourceManager without the
+ * plugin, the RM admin protocol ({@link RmAdminYarnSide}). Both persist grants in ZooKeeper under the
+ * leader's epoch first, so a deposed leader cannot change YARN.
+ */
+public interface YarnSide extends Closeable {
+
+    /** YARN's allocation on one NodeManager, or its pending demand (memory in MiB). */
+    record Usage(int vcores, long memoryMB) {
+        public static final Usage NONE = new Usage(0, 0);
+    }
+
+    String clusterId();
+
+    void start() throws IOException;
+
+    /** After this replica took the lead: every persisted grant again under its epoch. */
+    void resume() throws NotLeaderException, IOException;
+
+    /** The NodeManager ids YARN reports (for the host-name mapping of NMs outside Kubernetes). */
+    Collection<String> knownNodes();
+
+    /** YARN's allocation on the node, empty when YARN does not report it. */
+    Optional<Usage> used(String nodeId);
+
+    /** Pending demand of the whole cluster. */
+    Usage demand();
+
+    /** Whether YARN's view of the node is fresh; when not, the broker freezes its grant. */
+    boolean reachable(String nodeId);
+
+    /** Whether the cluster answers at all, with a line for the health check. */
+    Health health();
+
+    record Health(boolean healthy, String message) {
+    }
+
+    /** The grant last published for the node, as persisted. */
+    Optional<YarnGrant> grant(String nodeId);
+
+    /** The capacity YARN confirmed applying for the node (the largest it may still enforce), empty if none. */
+    Optional<Usage> applied(String nodeId);
+
+    /** Publishes a grant; refused when this replica does not lead. */
+    YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException, IOException;
+}
