@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * ({@code /metrics}), Prometheus exposition ({@code /prometheus}) and the tasks {@code drain-batch} and
  * {@code resync}. Mutating requests on both ports need the bearer token unless {@code auth.mode: none}.
  */
-public final class BrokerApplication extends Application<BrokerConfiguration> {
+public class BrokerApplication extends Application<BrokerConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerApplication.class);
     private Broker broker;
+    private volatile org.eclipse.jetty.server.Server jetty;
 
     public static void main(String[] args) throws Exception {
         new BrokerApplication().run(args);
@@ -44,7 +45,7 @@ public final class BrokerApplication extends Application<BrokerConfiguration> {
 
     @Override
     public void initialize(Bootstrap<BrokerConfiguration> bootstrap) {
-        // ${COLOCATION_BROKER_TOKEN} and friends in broker.yml; an unset variable is an error, not an empty token.
+        // ${COLOCATION_BROKER_TOKEN} and friends in broker.yml; an unset variable without a default is an error.
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(bootstrap.getConfigurationSourceProvider(),
                 new EnvironmentVariableSubstitutor(true)));
     }
@@ -64,6 +65,7 @@ public final class BrokerApplication extends Application<BrokerConfiguration> {
         KubernetesClient kubernetes = kubernetesClient(config.kubernetes);
         broker = new Broker(config, kubernetes, Clock.systemUTC());
         environment.lifecycle().manage(broker);
+        environment.lifecycle().addServerLifecycleListener(server -> jetty = server);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
             @Override
             public void stop() {
@@ -82,7 +84,7 @@ public final class BrokerApplication extends Application<BrokerConfiguration> {
             environment.admin().addFilter("bearer-token", filter)
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
         }
-        BrokerHealthChecks.register(environment.healthChecks(), broker);
+        BrokerHealthChecks.register(environment.healthChecks(), broker, config.yarn.clusters.stream().map(c -> c.id).toList());
 
         environment.metrics().register("colocation.passes", (Gauge<Long>) () -> stats().passes.get());
         environment.metrics().register("colocation.last-pass-millis", (Gauge<Long>) () -> stats().lastPassMillis);
@@ -113,6 +115,22 @@ public final class BrokerApplication extends Application<BrokerConfiguration> {
             config = new ConfigBuilder(config).withMasterUrl(k.masterUrl).build();
         }
         return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** The HTTP ports (application, then admin), once started. */
+    public java.util.List<Integer> ports() {
+        java.util.List<Integer> ports = new java.util.ArrayList<>();
+        for (org.eclipse.jetty.server.Connector c : jetty.getConnectors()) {
+            ports.add(((org.eclipse.jetty.server.ServerConnector) c).getLocalPort());
+        }
+        return ports;
+    }
+
+    /** Stops the HTTP server and, through it, the broker (for embedding: the sandbox, tests). */
+    public void stop() throws Exception {
+        if (jetty != null) {
+            jetty.stop();
+        }
     }
 
     /** The running broker (after {@code run}), for embedding. */

@@ -10,7 +10,7 @@ final class BrokerHealthChecks {
     private BrokerHealthChecks() {
     }
 
-    static void register(HealthCheckRegistry registry, Broker broker) {
+    static void register(HealthCheckRegistry registry, Broker broker, List<String> yarnClusters) {
         registry.register("kubernetes", new HealthCheck() {
             @Override
             protected Result check() {
@@ -27,10 +27,14 @@ final class BrokerHealthChecks {
                         : Result.unhealthy("not connected to " + broker.zooKeeper().getZookeeperClient().getCurrentConnectionString());
             }
         });
-        for (YarnSide side : broker.yarnSides().values()) {
-            registry.register("yarn-" + side.clusterId(), new HealthCheck() {
+        for (String cluster : yarnClusters) {
+            registry.register("yarn-" + cluster, new HealthCheck() {
                 @Override
                 protected Result check() {
+                    YarnSide side = broker.yarnSides().get(cluster);
+                    if (side == null) {
+                        return Result.unhealthy("YARN cluster " + cluster + " is not started");
+                    }
                     YarnSide.Health h = side.health();
                     return h.healthy() ? Result.healthy(h.message()) : Result.unhealthy(h.message());
                 }

@@ -1,0 +1,162 @@
+package io.colocation.broker.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.broker.reconcile.BrokerReconciler;
+import io.colocation.testsupport.Await;
+import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Dropwizard service as shipped: {@code conf/broker.yml} with a few {@code -Ddw.} overrides, against
+ * a real API server and ZooKeeper. REST API, health checks, Prometheus exposition, token auth, drain.
+ */
+@ExtendWith({KubeApiServerExtension.class, ZooKeeperExtension.class})
+class BrokerApplicationTest {
+    private static final String TEST = "application";
+    private static final String NS = "broker-application";
+    private static final String NODE = "app-node-1";
+    private static final String TOKEN = "a-test-token-of-32-characters-xx";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static BrokerApplication app;
+    private static String api;
+    private static String admin;
+    private static final Properties SAVED = new Properties();
+
+    @BeforeAll
+    static void start(KubernetesClient client, KubeApiServer apiServer, TestZooKeeper zk) throws Exception {
+        KubeFixtures.installNodeMetricCrd(client);
+        KubeFixtures.namespace(client, NS);
+        KubeFixtures.enableColocation(client, NS, null);
+        KubeFixtures.node(client, NODE, TEST, 8, 32);
+        KubeFixtures.nodeMetric(client, NODE, TEST, 2000, 8L << 30, Instant.now());
+        Map<String, String> overrides = Map.of(
+                "dw.kubernetes.kubeconfig", apiServer.kubeconfig().toString(),
+                "dw.kubernetes.sloConfigNamespace", NS,
+                "dw.zookeeper.connect", zk.connectString(),
+                "dw.zookeeper.root", "/app",
+                "dw.auth.token", TOKEN,
+                "dw.server.applicationConnectors[0].port", "0",
+                "dw.server.adminConnectors[0].port", "0",
+                "dw.sync.intervalMs", "200");
+        overrides.forEach((k, v) -> {
+            if (System.getProperty(k) != null) {
+                SAVED.setProperty(k, System.getProperty(k));
+            }
+            System.setProperty(k, v);
+        });
+        app = new BrokerApplication() {
+            @Override
+            protected void onFatalError(Throwable t) {
+                throw new IllegalStateException("broker failed to start", t);
+            }
+        };
+        try {
+            app.run("server", "../../conf/broker.yml");
+        } finally {
+            overrides.keySet().forEach(System::clearProperty);
+            SAVED.forEach((k, v) -> System.setProperty((String) k, (String) v));
+        }
+        List<Integer> ports = app.ports();
+        api = "http://127.0.0.1:" + ports.get(0);
+        admin = "http://127.0.0.1:" + ports.get(1);
+        assertTrue(app.broker().leadership().awaitLeadership(Duration.ofSeconds(20)));
+    }
+
+    @AfterAll
+    static void stop(KubernetesClient client) throws Exception {
+        if (app != null) {
+            app.stop();
+        }
+        KubeFixtures.cleanUp(client, TEST, NS);
+    }
+
+    private static HttpResponse<String> send(String method, String url, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).method(method, HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode get(String url) throws Exception {
+        HttpResponse<String> r = send("GET", url, null);
+        assertEquals(200, r.statusCode(), url + ": " + r.body());
+        return JSON.readTree(r.body());
+    }
+
+    @Test
+    void servesTheLedgerTotalsHealthAndPrometheus() throws Exception {
+        Await.until(Duration.ofSeconds(20), () -> app.broker().ledger().get(NODE).isPresent());
+        JsonNode node = get(api + "/api/v1/nodes/" + NODE);
+        // 8 cores x 60 % - 2 cores = 2.8 cores; no NodeManager, so all of it is Kubernetes'.
+        assertEquals(2800, node.path("origin").path("cpuMilli").asLong());
+        assertEquals(2800, node.path("kubernetesGrant").path("cpuMilli").asLong());
+        assertEquals("partitioned", node.path("policy").asText());
+        assertTrue(node.path("explain").size() > 3, node.toString());
+        assertTrue(get(api + "/api/v1/nodes").path("items").size() >= 1);
+        assertEquals(404, send("GET", api + "/api/v1/nodes/no-such-node", null).statusCode());
+
+        JsonNode cluster = get(api + "/api/v1/cluster");
+        assertTrue(cluster.path("origin").path("cpuMilli").asLong() >= 2800, cluster.toString());
+        assertTrue(cluster.path("epoch").asLong() >= 1, cluster.toString());
+
+        HttpResponse<String> health = send("GET", admin + "/healthcheck", null);
+        JsonNode checks = JSON.readTree(health.body());
+        for (String check : List.of("kubernetes", "zookeeper", "leadership")) {
+            assertTrue(checks.path(check).path("healthy").asBoolean(), check + ": " + health.body());
+        }
+        // The default YARN cluster's plugin has never reported: the check says so without failing the broker.
+        assertTrue(checks.has("yarn-__default_yarn_cluster__"), health.body());
+
+        String prometheus = send("GET", admin + "/prometheus", null).body();
+        assertTrue(prometheus.contains("colocation_node_grant{node=\"" + NODE + "\",side=\"kubernetes\",resource=\"cpu_millicores\",} 2800.0"),
+                prometheus.lines().filter(l -> l.contains(NODE)).toList().toString());
+        assertTrue(prometheus.contains("colocation_overcommit_total"), "overcommit counter");
+        assertTrue(prometheus.contains("colocation_leader 1.0"));
+    }
+
+    @Test
+    void drainNeedsTheTokenAndFreezesTheNodesBatch(KubernetesClient client) throws Exception {
+        assertEquals(401, send("POST", api + "/api/v1/nodes/" + NODE + "/drain", null).statusCode());
+        assertEquals(401, send("POST", api + "/api/v1/nodes/" + NODE + "/drain", "wrong").statusCode());
+        assertEquals(401, send("POST", admin + "/tasks/resync", null).statusCode());
+        assertEquals(404, send("POST", api + "/api/v1/nodes/no-such-node/drain", TOKEN).statusCode());
+
+        assertEquals(200, send("POST", api + "/api/v1/nodes/" + NODE + "/drain", TOKEN).statusCode());
+        assertEquals("true", client.nodes().withName(NODE).get().getMetadata().getAnnotations()
+                .get(BrokerReconciler.ANNOTATION_DRAIN_BATCH));
+        Await.until(Duration.ofSeconds(20), () -> {
+            long[] batch = KubeFixtures.batchAllocatable(client, NODE);
+            return batch != null && batch[0] == 0 && app.broker().ledger().get(NODE).map(l -> l.drained()).orElse(false);
+        });
+
+        assertEquals(200, send("DELETE", api + "/api/v1/nodes/" + NODE + "/drain", TOKEN).statusCode());
+        Await.until(Duration.ofSeconds(20), () -> {
+            long[] batch = KubeFixtures.batchAllocatable(client, NODE);
+            return batch != null && batch[0] == 2800;
+        });
+        HttpResponse<String> task = send("POST", admin + "/tasks/resync", TOKEN);
+        assertEquals(200, task.statusCode(), task.body());
+    }
+}
