@@ -120,7 +120,7 @@ final class KubeFixtures {
                 ResourceNames.BATCH_MEMORY, new Quantity(Long.toString(memoryBytes)));
         return client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(name)
                 .withNamespace(namespace).addToLabels(KoordinatorKeys.LABEL_PRIORITY_CLASS, "koord-batch").endMetadata()
-                .withNewSpec().withNodeName(node).withPriority(5500).addNewContainer().withName("task").withImage("batch")
+                .withNewSpec().withNodeName(node).addNewContainer().withName("task").withImage("batch")
                 .withNewResources().withRequests(requests).withLimits(requests).endResources().endContainer().endSpec().build())
                 .create();
     }
