@@ -1,0 +1,41 @@
+package io.colocation.broker.yarn;
+
+import io.colocation.testsupport.yarn.MiniYarn;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * {@link YarnSideContractTest} for a ResourceManager without the plugin: updateNodeResource through the
+ * RM admin protocol, configured as an operator would, from {@code <clusterId>.yarn-site.xml} in a directory.
+ */
+class RmAdminYarnSideTest extends YarnSideContractTest {
+
+    @Override
+    protected MiniYarn startYarn(TestZooKeeper zk) {
+        return MiniYarn.builder("rm-admin-side").nodeManagers(2).nodeSize(4096, 4).restartableResourceManager()
+                .set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
+                .start();
+    }
+
+    @Override
+    protected YarnSide side(MiniYarn yarn, CuratorFramework curator, LeaderEpoch leadership) {
+        try {
+            Path dir = Files.createTempDirectory("rm-admin-conf");
+            try (var out = Files.newOutputStream(dir.resolve(CLUSTER + ".yarn-site.xml"))) {
+                yarn.config().writeXml(out);
+            }
+            Configuration conf = YarnClusterConfigs.load(dir, CLUSTER);
+            return new RmAdminYarnSide(CLUSTER, conf, null, curator, leadership, ROOT, Duration.ofMillis(300),
+                    Duration.ofSeconds(5), Clock.systemUTC());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
