@@ -122,4 +122,16 @@ class GrantArbiterTest {
         assertThrows(IllegalArgumentException.class, () -> new ArbitrationSettings(GrantPolicy.PARTITIONED, 1, 1, 0.6));
         assertThrows(IllegalArgumentException.class, () -> new ArbitrationSettings(null, 1, 1, 0.1));
     }
+
+    @Test
+    void aNodeWithoutYarnGivesKubernetesAllOfOriginAndFreezesAtUse() {
+        Resources origin = new Resources(4000, 4000);
+        Decision d = GrantArbiter.kubernetesOnly(origin, new SideState(new Resources(1000, 1000), Resources.ZERO, Resources.ZERO, Resources.ZERO, true));
+        assertEquals(origin, d.kubernetesPublish());
+        assertEquals(Resources.ZERO, d.yarnPublish());
+        Decision fallen = GrantArbiter.kubernetesOnly(new Resources(500, 4000), new SideState(new Resources(1000, 1000),
+                Resources.ZERO, origin, origin, true));
+        assertEquals(new Resources(1000, 4000), fallen.kubernetesPublish());
+        assertEquals(new Resources(500, 0), fallen.excess());
+    }
 }
