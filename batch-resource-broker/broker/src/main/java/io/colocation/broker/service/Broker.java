@@ -101,15 +101,16 @@ public final class Broker implements Managed {
             }
             yarnSides.put(c.id, side);
         }
-        for (YarnSide side : yarnSides.values()) {
-            side.start();
-        }
         ArbitrationLoop[] loopRef = new ArbitrationLoop[1];
-        view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, () -> {
+        Runnable wake = () -> {
             if (loopRef[0] != null) {
                 loopRef[0].wake();
             }
-        });
+        };
+        for (YarnSide side : yarnSides.values()) {
+            side.start(wake);
+        }
+        view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, wake);
         view.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
         reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes), yarnSides, leadership, arbitration,
                 config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock);

@@ -38,7 +38,8 @@ public final class PluginYarnSide implements YarnSide {
     }
 
     @Override
-    public void start() throws IOException {
+    public void start(Runnable onApplied) throws IOException {
+        publisher.onAcknowledgement(onApplied);
         publisher.start();
     }
 

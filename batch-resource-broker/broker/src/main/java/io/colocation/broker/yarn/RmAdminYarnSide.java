@@ -60,6 +60,7 @@ public final class RmAdminYarnSide implements YarnSide {
     private volatile Usage demand = Usage.NONE;
     private volatile long lastPollMillis = -1;
     private volatile String lastError = "not polled yet";
+    private Runnable onApplied = () -> { };
 
     public RmAdminYarnSide(String clusterId, Configuration conf, UserGroupInformation user, CuratorFramework zk,
             LeaderEpoch leadership, String root, Duration pollInterval, Duration staleAfter, Clock clock) {
@@ -84,7 +85,8 @@ public final class RmAdminYarnSide implements YarnSide {
     }
 
     @Override
-    public void start() throws IOException {
+    public void start(Runnable onApplied) throws IOException {
+        this.onApplied = onApplied;
         publisher.start();
         try {
             as(() -> {
@@ -108,6 +110,12 @@ public final class RmAdminYarnSide implements YarnSide {
     void poll() {
         try {
             List<NodeReport> nodes = as(() -> yarnClient.getNodeReports(NodeState.RUNNING));
+            Map<String, NodeReport> previous = reports;
+            boolean capacityChanged = nodes.stream().anyMatch(n -> previous.get(n.getNodeId().toString()) == null
+                    || !previous.get(n.getNodeId().toString()).getCapability().equals(n.getCapability()));
+            if (capacityChanged) {
+                onApplied.run();
+            }
             reports = nodes.stream().collect(Collectors.toUnmodifiableMap(n -> n.getNodeId().toString(), n -> n, (a, b) -> a));
             demand = as(this::readDemand);
             lastPollMillis = clock.millis();

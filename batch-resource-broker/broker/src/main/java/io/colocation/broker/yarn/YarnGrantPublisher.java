@@ -47,6 +47,16 @@ public final class YarnGrantPublisher implements Closeable {
         this.cache = CuratorCache.build(client, YarnContract.clusterPath(root, clusterId));
     }
 
+    /** Runs {@code listener} when the plugin writes an acknowledgement (register before {@link #start}). */
+    public void onAcknowledgement(Runnable listener) {
+        String acks = YarnContract.ackPath(root, clusterId, "");
+        cache.listenable().addListener((type, oldData, data) -> {
+            if (data != null && data.getPath().startsWith(acks)) {
+                listener.run();
+            }
+        });
+    }
+
     public void start() throws IOException {
         // The grants directory must exist for a new leader to list it (restampAll).
         String grants = YarnContract.grantsPath(root, clusterId);

@@ -22,7 +22,8 @@ public interface YarnSide extends Closeable {
 
     String clusterId();
 
-    void start() throws IOException;
+    /** Starts; {@code onApplied} runs whenever YARN confirms a new capacity (so the other side's grow need not wait). */
+    void start(Runnable onApplied) throws IOException;
 
     /** After this replica took the lead: every persisted grant again under its epoch. */
     void resume() throws NotLeaderException, IOException;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
+import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;

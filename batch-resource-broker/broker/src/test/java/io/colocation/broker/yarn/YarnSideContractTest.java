@@ -54,7 +54,7 @@ abstract class YarnSideContractTest {
         assertTrue(leadership.awaitLeadership(Duration.ofSeconds(20)));
         yarn = startYarn(zk);
         side = side(yarn, curator, leadership);
-        side.start();
+        side.start(() -> { });
     }
 
     @AfterAll
@@ -123,7 +123,7 @@ abstract class YarnSideContractTest {
         LeaderEpoch follower = new LeaderEpoch(other, ROOT, "follower");
         follower.start();
         try (YarnSide standby = side(yarn, other, follower)) {
-            standby.start();
+            standby.start(() -> { });
             assertThrows(NotLeaderException.class, () -> standby.publish(node, 4, 4096));
         } finally {
             follower.close();

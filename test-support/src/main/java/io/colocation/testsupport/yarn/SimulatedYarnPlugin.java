@@ -1,4 +1,4 @@
-package io.colocation.broker.service;
+package io.colocation.testsupport.yarn;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,12 +19,12 @@ import org.apache.curator.framework.recipes.cache.CuratorCache;
 
 /**
  * The YARN scheduler plugin's side of the ZooKeeper contract, simulated for tests that need many nodes
- * or control over YARN's allocation: takes each grant whose epoch is the newest seen, acknowledges it,
+ * or control over YARN's allocation (broker tests, the publish benchmark): takes each grant whose epoch is the newest seen, acknowledges it,
  * allocates only within the grant it holds (like the real plugin's node capacity), and reports every
  * node's allocation every {@code reportMillis}. {@link #stopReporting()} simulates a ResourceManager that
  * went away.
  */
-final class SimulatedYarnPlugin implements Closeable {
+public final class SimulatedYarnPlugin implements Closeable {
     private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final CuratorFramework zk;
@@ -39,7 +39,7 @@ final class SimulatedYarnPlugin implements Closeable {
     private volatile long highestEpoch;
     private volatile long[] demand = {0, 0};
 
-    SimulatedYarnPlugin(CuratorFramework zk, String root, String clusterId, Set<String> nodes, long reportMillis) throws Exception {
+    public SimulatedYarnPlugin(CuratorFramework zk, String root, String clusterId, Set<String> nodes, long reportMillis) throws Exception {
         this.zk = zk;
         this.root = root;
         this.clusterId = clusterId;
@@ -74,7 +74,7 @@ final class SimulatedYarnPlugin implements Closeable {
     }
 
     /** Allocates a container if it fits the node's applied grant; false when it does not. */
-    synchronized boolean allocate(String nodeId, int vcores, long memoryMB) {
+    public synchronized boolean allocate(String nodeId, int vcores, long memoryMB) {
         YarnGrant g = applied.get(nodeId);
         long[] a = allocated.computeIfAbsent(nodeId, n -> new long[2]);
         if (g == null || a[0] + vcores > g.vcores() || a[1] + memoryMB > g.memoryMB()) {
@@ -85,36 +85,36 @@ final class SimulatedYarnPlugin implements Closeable {
         return true;
     }
 
-    synchronized void release(String nodeId, int vcores, long memoryMB) {
+    public synchronized void release(String nodeId, int vcores, long memoryMB) {
         long[] a = allocated.computeIfAbsent(nodeId, n -> new long[2]);
         a[0] = Math.max(0, a[0] - vcores);
         a[1] = Math.max(0, a[1] - memoryMB);
     }
 
     /** The allocation as the broker will read it: {vcores, MiB}. */
-    synchronized long[] allocated(String nodeId) {
+    public synchronized long[] allocated(String nodeId) {
         long[] a = allocated.getOrDefault(nodeId, new long[2]);
         return new long[] {a[0], a[1]};
     }
 
-    YarnGrant applied(String nodeId) {
+    public YarnGrant applied(String nodeId) {
         return applied.get(nodeId);
     }
 
-    void demand(int vcores, long memoryMB) {
+    public void demand(int vcores, long memoryMB) {
         demand = new long[] {vcores, memoryMB};
     }
 
-    void stopReporting() {
+    public void stopReporting() {
         reporting = false;
     }
 
-    void resumeReporting() {
+    public void resumeReporting() {
         reporting = true;
     }
 
     /** Writes every node's report now (the real plugin reports on change too). */
-    void report() {
+    public void report() {
         if (!reporting) {
             return;
         }

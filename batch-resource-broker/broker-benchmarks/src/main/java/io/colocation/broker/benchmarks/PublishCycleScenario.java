@@ -1,0 +1,202 @@
+package io.colocation.broker.benchmarks;
+
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.broker.kube.ClusterView;
+import io.colocation.broker.kube.NodeManagerIdentity;
+import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.service.Broker;
+import io.colocation.broker.service.BrokerConfiguration;
+import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The broker's full recompute-and-publish cycle at scale, against a real kube-apiserver + etcd and a real
+ * ZooKeeper, with the YARN plugin's side simulated (it acknowledges every grant): N nodes, each with a
+ * NodeManager pod and a NodeMetric. Measures (1) the first publication of every node to both sides, (2)
+ * for single NodeMetric changes, the time from the NodeMetric write until both sides hold the node's new
+ * grants (node status written, YARN grant acknowledged), p50/p99, and (3) the duration of a full pass.
+ * Run: dev/bench-broker-publish.sh [--nodes=N] [--changes=M]
+ */
+public final class PublishCycleScenario {
+    private static final long GI = 1L << 30;
+
+    public static void main(String[] args) throws Exception {
+        int nodes = 1000;
+        int changes = 200;
+        Path repo = Path.of(System.getProperty("colocation.repo", "../.."));
+        // Maven's exec plugin hands all scenario arguments over as one string.
+        for (String a : String.join(" ", args).trim().split("\\s+")) {
+            if (a.startsWith("--nodes=")) {
+                nodes = Integer.parseInt(a.substring(8));
+            } else if (a.startsWith("--changes=")) {
+                changes = Integer.parseInt(a.substring(10));
+            } else if (!a.isBlank()) {
+                throw new IllegalArgumentException("unknown argument " + a + " (use --nodes=N --changes=M)");
+            }
+        }
+        Path work = Files.createTempDirectory("publish-cycle");
+        try (KubeApiServer apiServer = KubeApiServer.start(work);
+                TestZooKeeper zk = new TestZooKeeper();
+                KubernetesClient client = apiServer.newClient()) {
+            run(client, zk, repo, nodes, changes);
+        }
+        System.exit(0);
+    }
+
+    private static void run(KubernetesClient client, TestZooKeeper zk, Path repo, int nodeCount, int changes) throws Exception {
+        try (InputStream in = Files.newInputStream(repo.resolve("conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"))) {
+            client.apiextensions().v1().customResourceDefinitions()
+                    .resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).serverSideApply();
+        }
+        Thread.sleep(2000);
+        String ns = "bench";
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+        client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(KoordinatorKeys.SLO_CONFIGMAP_NAME)
+                .endMetadata().addToData(KoordinatorKeys.COLOCATION_CONFIG_KEY, "{\"enable\":true}").build()).create();
+        List<String> names = new ArrayList<>();
+        List<String> nms = new ArrayList<>();
+        for (int i = 0; i < nodeCount; i++) {
+            names.add(String.format("bench-node-%04d", i));
+            nms.add(String.format("bench-host-%04d:8041", i));
+        }
+        long setupStart = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> created = new ArrayList<>();
+        for (int i = 0; i < nodeCount; i++) {
+            int n = i;
+            created.add(pool.submit(() -> {
+                createNode(client, ns, names.get(n), nms.get(n));
+                return null;
+            }));
+        }
+        for (Future<?> f : created) {
+            f.get();
+        }
+        pool.shutdown();
+        System.out.printf("setup: %d nodes, NodeManager pods and NodeMetrics created in %.1f s%n", nodeCount,
+                (System.nanoTime() - setupStart) / 1e9);
+
+        CuratorFramework pluginZk = zk.newClient();
+        SimulatedYarnPlugin yarn = new SimulatedYarnPlugin(pluginZk, "/bench", "bench", new HashSet<>(nms), 2000);
+        BrokerConfiguration config = new BrokerConfiguration();
+        config.zookeeper.connect = zk.connectString();
+        config.zookeeper.root = "/bench";
+        config.kubernetes.sloConfigNamespace = ns;
+        BrokerConfiguration.YarnClusterSettings cluster = new BrokerConfiguration.YarnClusterSettings();
+        cluster.id = "bench";
+        config.yarn.clusters.add(cluster);
+        config.yarn.matchHostNames = false;
+        Broker broker = new Broker(config, client, Clock.systemUTC());
+        long start = System.nanoTime();
+        broker.start();
+        while (!names.stream().allMatch(n -> settled(broker, n))) {
+            Thread.sleep(20);
+        }
+        System.out.printf("first publication: all %d nodes published to Kubernetes and acknowledged by YARN %.1f s after"
+                + " the broker started (%d Kubernetes writes, %d YARN grants)%n", nodeCount, (System.nanoTime() - start) / 1e9,
+                broker.reconciler().stats().kubernetesWrites.get(), broker.reconciler().stats().yarnWrites.get());
+
+        Random random = new Random(42);
+        long[] latencies = new long[changes];
+        long[] passes = new long[changes];
+        for (int i = 0; i < changes; i++) {
+            String node = names.get(random.nextInt(nodeCount));
+            long origin = broker.ledger().get(node).orElseThrow().origin().cpuMilli();
+            long usage = origin == 5600 ? 6000 : 4000; // origin 5600 m <-> 3600 m: both grants shrink or grow
+            long expected = origin == 5600 ? 3600 : 5600;
+            String nm = nms.get(names.indexOf(node));
+            long yarnVersion = yarn.applied(nm).version();
+            long t0 = System.nanoTime();
+            Instant written = Instant.now();
+            nodeMetric(client, node, usage);
+            // Both sides hold the new grants: the node status write was accepted (the ledger records it in the
+            // pass that wrote it) and YARN applied a newer grant (the plugin's acknowledgement).
+            while (!(broker.ledger().get(node).map(l -> l.origin().cpuMilli() == expected).orElse(false)
+                    && publishedAfter(broker, node, written) && yarn.applied(nm).version() > yarnVersion
+                    && yarn.applied(nm).vcores() * 1000L == broker.ledger().get(node).orElseThrow().yarnGrant().cpuMilli())) {
+                Thread.sleep(1);
+            }
+            latencies[i] = (System.nanoTime() - t0) / 1_000_000;
+            passes[i] = broker.reconciler().stats().lastPassMillis;
+        }
+        Arrays.sort(latencies);
+        Arrays.sort(passes);
+        System.out.printf("NodeMetric change -> both sides published, %d changes over %d nodes: p50 %d ms, p99 %d ms, max %d ms%n",
+                changes, nodeCount, latencies[changes / 2], latencies[(int) Math.ceil(changes * 0.99) - 1], latencies[changes - 1]);
+        System.out.printf("full pass (recompute all %d nodes + publish the changed one): p50 %d ms, p99 %d ms%n", nodeCount,
+                passes[changes / 2], passes[(int) Math.ceil(changes * 0.99) - 1]);
+        broker.stop();
+        yarn.close();
+        pluginZk.close();
+    }
+
+    private static boolean settled(Broker broker, String node) {
+        NodeLedger l = broker.ledger().get(node).orElse(null);
+        return l != null && l.yarn() != null && l.yarn().acknowledged() && l.kubernetesGrant().equals(l.kubernetesTarget())
+                && l.yarnGrant().cpuMilli() == l.yarnTarget().cpuMilli() / 1000 * 1000 && l.lastKubernetesPublication() != null
+                && l.lastKubernetesPublication().error() == null;
+    }
+
+    private static boolean publishedAfter(Broker broker, String node, Instant t) {
+        NodeLedger l = broker.ledger().get(node).orElseThrow();
+        return !l.lastKubernetesPublication().at().isBefore(t) && l.lastYarnPublication() != null
+                && !l.lastYarnPublication().at().isBefore(t);
+    }
+
+    private static void createNode(KubernetesClient client, String ns, String name, String nodeId) {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        Map<String, Quantity> r = Map.of("cpu", new Quantity("16"), "memory", new Quantity("64Gi"), "pods", new Quantity("110"));
+        Node n = client.nodes().withName(name).get();
+        n.setStatus(new NodeStatusBuilder().withCapacity(r).withAllocatable(r).build());
+        client.nodes().resource(n).updateStatus();
+        client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("nm-" + name)
+                .addToAnnotations(NodeManagerIdentity.ANNOTATION_NODE_ID, nodeId)
+                .addToAnnotations(NodeManagerIdentity.ANNOTATION_CLUSTER_ID, "bench").endMetadata()
+                .withNewSpec().withNodeName(name).addNewContainer().withName("nm").withImage("hadoop").endContainer().endSpec().build())
+                .create();
+        nodeMetric(client, name, 4000);
+    }
+
+    private static void nodeMetric(KubernetesClient client, String node, long cpuMilli) {
+        var resources = client.genericKubernetesResources(ClusterView.NODE_METRIC_API_VERSION, "NodeMetric");
+        GenericKubernetesResource nm = resources.withName(node).get();
+        if (nm == null) {
+            nm = new GenericKubernetesResource();
+            nm.setApiVersion(ClusterView.NODE_METRIC_API_VERSION);
+            nm.setKind("NodeMetric");
+            nm.setMetadata(new ObjectMetaBuilder().withName(node).build());
+            nm = resources.resource(nm).create();
+        }
+        Map<String, Object> usage = Map.of("resources", Map.of("cpu", cpuMilli + "m", "memory", Long.toString(16 * GI)));
+        nm.setAdditionalProperty("status", Map.of("updateTime", Instant.now().toString(),
+                "nodeMetric", Map.of("nodeUsage", usage, "systemUsage", usage), "podsMetric", List.of()));
+        resources.resource(nm).updateStatus();
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The broker's recompute-and-publish cycle for 1,000 simulated nodes on a real kube-apiserver + etcd and a
+# real ZooKeeper (YARN plugin side simulated): time from a NodeMetric change to both sides published,
+# p50/p99. Extra arguments: --nodes=N --changes=M.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dev/install-kube-apiserver.sh >/dev/null
+mvn -B -q -DskipTests install -pl batch-resource-broker/broker-benchmarks -am
+args="${*:---nodes=1000}"
+log=$(mktemp)
+if ! mvn -B -q -pl batch-resource-broker/broker-benchmarks exec:exec@publish-cycle -Dscenario.args="$args" >"$log" 2>&1; then
+  tail -40 "$log" >&2
+  exit 1
+fi
+grep -E "^(setup|first publication|NodeMetric change|full pass)" "$log"
+rm -f "$log"
