@@ -419,6 +419,10 @@ public final class BrokerReconciler implements Closeable {
     }
 
     private Publication writeKubernetes(NodeWork w, BatchPublication p, String reason, Instant now) {
+        // The API server cannot check the epoch: make sure this replica still leads right before each write.
+        if (leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) != resumedEpoch) {
+            return lastKubernetes.get(w.node);
+        }
         try {
             kubernetes.publish(w.node, w.object, p);
             kubernetesWritten.put(w.node, new Written(p.batch(), p.mid(), now));

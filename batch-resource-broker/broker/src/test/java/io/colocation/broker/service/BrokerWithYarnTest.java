@@ -8,7 +8,7 @@ import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.yarn.MiniYarn;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
-import io.colocation.yarn.plugin.BatchGrantEditPolicy;
+import io.colocation.broker.yarn.PluginYarnSideTest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,16 +37,8 @@ class BrokerWithYarnTest {
         KubeFixtures.installNodeMetricCrd(client);
         KubeFixtures.namespace(client, NS);
         KubeFixtures.enableColocation(client, NS, null);
-        MiniYarn yarn = MiniYarn.builder("broker-with-yarn").nodeManagers(1).nodeSize(8192, 8)
-                .set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
-                .set("yarn.resourcemanager.scheduler.monitor.enable", "true")
-                .set("yarn.resourcemanager.scheduler.monitor.policies", BatchGrantEditPolicy.class.getName())
-                .set("colocation.yarn.zookeeper.connect", zk.connectString())
-                .set("colocation.yarn.zookeeper.root", ROOT)
-                .set("colocation.yarn.cluster-id", CLUSTER)
-                .set("colocation.yarn.plugin.interval-ms", "200")
-                .set("colocation.yarn.report.refresh-ms", "1000")
-                .start();
+        MiniYarn yarn = PluginYarnSideTest.withPlugin(MiniYarn.builder("broker-with-yarn").nodeManagers(1).nodeSize(8192, 8), zk,
+                ROOT, CLUSTER).start();
         Broker broker = null;
         try {
             String nodeId = yarn.runningNodes().get(0).getNodeId().toString();

@@ -8,9 +8,10 @@ import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 
 /** {@link YarnSideContractTest} for a ResourceManager running the real colocation scheduler plugin. */
-class PluginYarnSideTest extends YarnSideContractTest {
+public class PluginYarnSideTest extends YarnSideContractTest {
 
-    static MiniYarn.Builder withPlugin(MiniYarn.Builder builder, TestZooKeeper zk, String root, String clusterId) {
+    /** A MiniYARNCluster whose ResourceManager runs the real plugin against {@code zk}. */
+    public static MiniYarn.Builder withPlugin(MiniYarn.Builder builder, TestZooKeeper zk, String root, String clusterId) {
         return builder.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
                 .set("yarn.resourcemanager.scheduler.monitor.enable", "true")
                 .set("yarn.resourcemanager.scheduler.monitor.policies", BatchGrantEditPolicy.class.getName())
