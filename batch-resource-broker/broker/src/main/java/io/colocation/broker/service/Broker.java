@@ -77,8 +77,11 @@ public final class Broker implements Managed {
                 .connectionTimeoutMs(config.zookeeper.connectionTimeoutMs)
                 .retryPolicy(new ExponentialBackoffRetry(200, 10, 5_000)).build();
         zk.start();
-        if (!zk.blockUntilConnected(config.zookeeper.connectionTimeoutMs * 3, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-            LOG.warn("ZooKeeper {} not reachable yet; starting anyway, this replica cannot lead until it is", config.zookeeper.connect);
+        int waitMs = config.zookeeper.connectionTimeoutMs * 3;
+        if (!zk.blockUntilConnected(waitMs, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            zk.close();
+            throw new IOException("ZooKeeper " + config.zookeeper.connect + " (zookeeper.connect) is not reachable after "
+                    + waitMs / 1000 + " s: the broker needs it for leader election and the YARN grants");
         }
         leadership = new LeaderEpoch(zk, config.zookeeper.root, replicaId);
         Duration stale = Duration.ofSeconds(config.yarn.reportStaleSeconds);
