@@ -150,10 +150,6 @@ public final class ClusterView implements Closeable {
         return nodes.getStore().list();
     }
 
-    public Optional<Node> node(String name) {
-        return Optional.ofNullable(nodes.getStore().getByKey(name));
-    }
-
     public List<Pod> podsOn(String nodeName) {
         return pods.getIndexer().byIndex(BY_NODE, nodeName);
     }

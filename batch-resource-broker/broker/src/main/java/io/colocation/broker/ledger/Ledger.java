@@ -25,8 +25,4 @@ public final class Ledger {
     public void retain(Collection<String> existing) {
         nodes.keySet().retainAll(existing);
     }
-
-    public void clear() {
-        nodes.clear();
-    }
 }

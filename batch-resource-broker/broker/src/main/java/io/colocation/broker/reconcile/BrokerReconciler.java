@@ -128,10 +128,6 @@ public final class BrokerReconciler implements Closeable {
         return stats;
     }
 
-    public ArbitrationSettings arbitration() {
-        return arbitration;
-    }
-
     /** Forget what was published so the next pass compares with the sides again and rewrites everything. */
     public void forgetPublications() {
         kubernetesWritten.clear();
