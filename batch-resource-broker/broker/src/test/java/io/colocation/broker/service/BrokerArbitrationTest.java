@@ -147,8 +147,9 @@ class BrokerArbitrationTest {
         Await.until(Duration.ofSeconds(20), () -> settled(client, withNm));
         // degradeTimeMinutes is 15 by default: a 20-minute-old NodeMetric is stale.
         KubeFixtures.nodeMetric(client, withNm, TEST, 4000, 16 * GI, Instant.now().minus(Duration.ofMinutes(20)));
+        // The ledger is recorded once the pass's writes are done: wait for it too.
         Await.until(Duration.ofSeconds(20), () -> KubeFixtures.batchAllocatable(client, withNm) == null
-                && yarn.applied(nm).vcores() == 0 && yarn.applied(nm).memoryMB() == 0);
+                && yarn.applied(nm).vcores() == 0 && yarn.applied(nm).memoryMB() == 0 && ledger(withNm).degraded());
         NodeLedger l = ledger(withNm);
         assertTrue(l.degraded());
         assertEquals(Resources.ZERO, l.origin());
