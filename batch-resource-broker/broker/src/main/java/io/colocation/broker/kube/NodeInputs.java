@@ -49,6 +49,18 @@ public final class NodeInputs {
                 List.copyOf(podStates));
     }
 
+    /**
+     * An extended pair (batch-* or mid-*) of the node's {@code status.allocatable} as published, null when the
+     * node does not have it.
+     */
+    public static Resources allocatable(Node node, String cpuName, String memoryName) throws InvalidInputException {
+        Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+        if (allocatable == null || !allocatable.containsKey(cpuName)) {
+            return null;
+        }
+        return ResourceLists.extended(allocatable, cpuName, memoryName, "Node " + node.getMetadata().getName() + ": status.allocatable");
+    }
+
     public static PodState pod(Pod pod, List<String> notes) throws InvalidInputException {
         String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();

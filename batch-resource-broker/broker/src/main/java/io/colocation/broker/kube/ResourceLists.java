@@ -20,11 +20,17 @@ final class ResourceLists {
 
     /** The batch-cpu (milli-cores, written as the quantity's value) and batch-memory (bytes) of a typed list. */
     static Resources batch(Map<String, Quantity> list, String where) throws InvalidInputException {
-        Quantity cpu = list == null ? null : list.get(ResourceNames.BATCH_CPU);
-        Quantity memory = list == null ? null : list.get(ResourceNames.BATCH_MEMORY);
+        return extended(list, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, where);
+    }
+
+    /** An extended cpu/memory pair (batch-*, mid-*), each written as a plain value; a missing one is 0. */
+    static Resources extended(Map<String, Quantity> list, String cpuName, String memoryName, String where)
+            throws InvalidInputException {
+        Quantity cpu = list == null ? null : list.get(cpuName);
+        Quantity memory = list == null ? null : list.get(memoryName);
         return new Resources(
-                cpu == null ? 0 : Quantities.value(cpu.toString(), where + "." + ResourceNames.BATCH_CPU),
-                memory == null ? 0 : Quantities.value(memory.toString(), where + "." + ResourceNames.BATCH_MEMORY));
+                cpu == null ? 0 : Quantities.value(cpu.toString(), where + "." + cpuName),
+                memory == null ? 0 : Quantities.value(memory.toString(), where + "." + memoryName));
     }
 
     /** A list from JSON (NodeMetric, annotations). */

@@ -30,7 +30,6 @@ import io.colocation.broker.yarn.NotLeaderException;
 import io.colocation.broker.yarn.YarnSide;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Clock;
@@ -258,7 +257,7 @@ public final class BrokerReconciler implements Closeable {
 
     /** Everything decided for a node, before publication. */
     private record NodeWork(String node, Node object, ColocationStrategy strategy, NodeReclaim reclaim, Resources origin,
-            boolean drained, Resources nodeUsage, Resources kubernetesUsed, Resources yarnUsed,
+            boolean drained, Resources capacity, Resources nodeUsage, Resources kubernetesUsed, Resources yarnUsed,
             NodeManagerIdentity.NodeManager nm, YarnSide side, boolean yarnReachable, Resources yarnApplied,
             Decision decision, Resources currentBatch, Resources currentMid, List<String> explain) {
     }
@@ -276,9 +275,11 @@ public final class BrokerReconciler implements Closeable {
             explain.add("the latest slo-controller-config was refused, the previous one is used: " + view.configError());
         }
         NodeReclaim reclaim;
+        Resources capacity = Resources.ZERO;
         Resources nodeUsage = null;
         try {
             NodeState state = NodeInputs.node(node, pods, explain);
+            capacity = state.capacity();
             NodeMetricState metric = null;
             Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
             if (parsed.isEmpty()) {
@@ -316,8 +317,8 @@ public final class BrokerReconciler implements Closeable {
             }
         }
         Written written = leading ? kubernetesWritten.get(name) : null;
-        Resources currentBatch = written != null ? written.batch() : statusPair(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY);
-        Resources currentMid = written != null ? written.mid() : statusPair(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY);
+        Resources currentBatch = written != null ? written.batch() : published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY);
+        Resources currentMid = written != null ? written.mid() : published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY);
         Resources kPublished = currentBatch == null ? Resources.ZERO : currentBatch;
         SideState k = new SideState(kubernetesUsed, kubernetesDemand, kPublished, kPublished, apiServerUp);
 
@@ -343,7 +344,7 @@ public final class BrokerReconciler implements Closeable {
             yarnReachable = side.reachable(nodeId);
             Resources granted = leading ? yarnPublished.get(name) : null;
             if (granted == null) {
-                granted = side.grant(nodeId).map(g -> fromYarn(new YarnSide.Usage(g.vcores(), g.memoryMB()))).orElse(null);
+                granted = side.grant(nodeId).map(BrokerReconciler::fromGrant).orElse(null);
                 if (leading && granted != null) {
                     yarnPublished.putIfAbsent(name, granted);
                 }
@@ -363,7 +364,7 @@ public final class BrokerReconciler implements Closeable {
         }
         Decision decision = side == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y);
         explain.add(decision.explanation());
-        return new NodeWork(name, node, strategy.strategy(), reclaim, origin, drained, nodeUsage, kubernetesUsed, yarnUsed,
+        return new NodeWork(name, node, strategy.strategy(), reclaim, origin, drained, capacity, nodeUsage, kubernetesUsed, yarnUsed,
                 nm.nodeManager(), side, yarnReachable, yarnApplied, decision, currentBatch, currentMid, explain);
     }
 
@@ -404,9 +405,8 @@ public final class BrokerReconciler implements Closeable {
         Written written = kubernetesWritten.get(w.node);
         Resources kGrant = leading && written != null ? orDefault(written.batch(), Resources.ZERO) : orDefault(w.currentBatch, Resources.ZERO);
         Resources yGrant = w.side == null ? Resources.ZERO : yGrantOf(w);
-        Resources capacity = statusPair(w.object, ResourceNames.CPU, ResourceNames.MEMORY);
         return new NodeLedger(w.node, arbitration.policy().name().toLowerCase(java.util.Locale.ROOT),
-                capacity == null ? Resources.ZERO : capacity, w.nodeUsage, w.origin, w.kubernetesUsed, w.yarnUsed,
+                w.capacity, w.nodeUsage, w.origin, w.kubernetesUsed, w.yarnUsed,
                 w.origin.minus(w.kubernetesUsed).minus(w.yarnUsed), d.kubernetesTarget(), d.yarnTarget(), kGrant, yGrant,
                 w.yarnApplied, d.excess(), d.overcommit(), desiredMid, w.reclaim.degraded(), w.drained,
                 w.nm == null ? null : new NodeLedger.YarnNode(w.nm.clusterId(), w.nm.nodeId(), w.nm.source(), w.yarnReachable,
@@ -463,8 +463,11 @@ public final class BrokerReconciler implements Closeable {
     /** The YARN grant in force as far as this replica knows: what it published, else the persisted one. */
     private Resources yGrantOf(NodeWork w) {
         Resources mine = yarnPublished.get(w.node);
-        return mine != null ? mine : w.side.grant(w.nm.nodeId())
-                .map(g -> fromYarn(new YarnSide.Usage(g.vcores(), g.memoryMB()))).orElse(Resources.ZERO);
+        return mine != null ? mine : w.side.grant(w.nm.nodeId()).map(BrokerReconciler::fromGrant).orElse(Resources.ZERO);
+    }
+
+    private static Resources fromGrant(YarnGrant g) {
+        return fromYarn(new YarnSide.Usage(g.vcores(), g.memoryMB()));
     }
 
     /** YARN's vcores and MiB as the ledger's milli-cores and bytes. */
@@ -472,19 +475,12 @@ public final class BrokerReconciler implements Closeable {
         return new Resources(u.vcores() * 1000L, u.memoryMB() * MIB);
     }
 
-    private static Resources statusPair(Node node, String cpu, String memory) {
-        Map<String, Quantity> alloc = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-        if (alloc == null || !alloc.containsKey(cpu)) {
-            return null;
-        }
+    /** What the node's status holds of an extended pair, null when absent (or unreadable, with a warning). */
+    private static Resources published(Node node, String cpu, String memory) {
         try {
-            boolean milli = cpu.equals(ResourceNames.CPU);
-            long c = milli ? io.colocation.api.Quantities.milliValue(alloc.get(cpu).toString(), cpu)
-                    : io.colocation.api.Quantities.value(alloc.get(cpu).toString(), cpu);
-            Quantity m = alloc.get(memory);
-            return new Resources(c, m == null ? 0 : io.colocation.api.Quantities.value(m.toString(), memory));
-        } catch (io.colocation.api.InvalidQuantityException e) {
-            LOG.warn("Node {}: unreadable status.allocatable: {}", node.getMetadata().getName(), e.getMessage());
+            return NodeInputs.allocatable(node, cpu, memory);
+        } catch (InvalidInputException e) {
+            LOG.warn("{}", e.getMessage());
             return null;
         }
     }
