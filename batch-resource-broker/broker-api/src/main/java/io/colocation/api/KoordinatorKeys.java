@@ -16,6 +16,13 @@ public final class KoordinatorKeys {
     public static final String ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE = "node.koordinator.sh/originExtendedAllocatable";
     public static final String ANNOTATION_THIRD_PARTY_ALLOCATIONS = "node.koordinator.sh/thirdPartyAllocations";
 
+    /** On the NodeManager pod (Koordinator's yarn-operator): its YARN node id, {@code <host>:<port>}, and YARN cluster. */
+    public static final String ANNOTATION_YARN_NODE_ID = "yarn.hadoop.apache.org/node-id";
+    public static final String ANNOTATION_YARN_CLUSTER_ID = "yarn.hadoop.apache.org/cluster-id";
+
+    public static final String NODE_METRIC_API_VERSION = "slo.koordinator.sh/v1alpha1";
+    public static final String NODE_METRIC_KIND = "NodeMetric";
+
     public static final String SLO_CONFIGMAP_NAME = "slo-controller-config";
     public static final String COLOCATION_CONFIG_KEY = "colocation-config";
 

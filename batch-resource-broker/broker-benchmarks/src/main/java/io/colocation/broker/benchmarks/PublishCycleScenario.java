@@ -1,26 +1,13 @@
 package io.colocation.broker.benchmarks;
 
-import io.colocation.api.KoordinatorKeys;
-import io.colocation.broker.kube.ClusterView;
-import io.colocation.broker.kube.NodeManagerIdentity;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.service.Broker;
 import io.colocation.broker.service.BrokerConfiguration;
+import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServer;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,6 +32,7 @@ import org.apache.curator.framework.CuratorFramework;
  */
 public final class PublishCycleScenario {
     private static final long GI = 1L << 30;
+    private static final String OWNER = "publish-cycle";
 
     public static void main(String[] args) throws Exception {
         int nodes = 1000;
@@ -71,15 +58,10 @@ public final class PublishCycleScenario {
     }
 
     private static void run(KubernetesClient client, TestZooKeeper zk, Path repo, int nodeCount, int changes) throws Exception {
-        try (InputStream in = Files.newInputStream(repo.resolve("conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"))) {
-            client.apiextensions().v1().customResourceDefinitions()
-                    .resource(client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).serverSideApply();
-        }
-        Thread.sleep(2000);
+        ColocationObjects.installNodeMetricCrd(client, repo.resolve("conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
         String ns = "bench";
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
-        client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(KoordinatorKeys.SLO_CONFIGMAP_NAME)
-                .endMetadata().addToData(KoordinatorKeys.COLOCATION_CONFIG_KEY, "{\"enable\":true}").build()).create();
+        ColocationObjects.namespace(client, ns);
+        ColocationObjects.enableColocation(client, ns, null);
         List<String> names = new ArrayList<>();
         List<String> nms = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
@@ -92,7 +74,9 @@ public final class PublishCycleScenario {
         for (int i = 0; i < nodeCount; i++) {
             int n = i;
             created.add(pool.submit(() -> {
-                createNode(client, ns, names.get(n), nms.get(n));
+                ColocationObjects.node(client, names.get(n), OWNER, 16, 64);
+                ColocationObjects.nodeManagerPod(client, ns, names.get(n), nms.get(n), "bench");
+                ColocationObjects.nodeMetric(client, names.get(n), OWNER, 4000, 16 * GI, Instant.now());
                 return null;
             }));
         }
@@ -135,7 +119,7 @@ public final class PublishCycleScenario {
             long yarnVersion = yarn.applied(nm).version();
             long t0 = System.nanoTime();
             Instant written = Instant.now();
-            nodeMetric(client, node, usage);
+            ColocationObjects.nodeMetric(client, node, OWNER, usage, 16 * GI, Instant.now());
             // Both sides hold the new grants: the node status write was accepted (the ledger records it in the
             // pass that wrote it) and YARN applied a newer grant (the plugin's acknowledgement).
             while (!(broker.ledger().get(node).map(l -> l.origin().cpuMilli() == expected).orElse(false)
@@ -168,35 +152,5 @@ public final class PublishCycleScenario {
         NodeLedger l = broker.ledger().get(node).orElseThrow();
         return !l.lastKubernetesPublication().at().isBefore(t) && l.lastYarnPublication() != null
                 && !l.lastYarnPublication().at().isBefore(t);
-    }
-
-    private static void createNode(KubernetesClient client, String ns, String name, String nodeId) {
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
-        Map<String, Quantity> r = Map.of("cpu", new Quantity("16"), "memory", new Quantity("64Gi"), "pods", new Quantity("110"));
-        Node n = client.nodes().withName(name).get();
-        n.setStatus(new NodeStatusBuilder().withCapacity(r).withAllocatable(r).build());
-        client.nodes().resource(n).updateStatus();
-        client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("nm-" + name)
-                .addToAnnotations(NodeManagerIdentity.ANNOTATION_NODE_ID, nodeId)
-                .addToAnnotations(NodeManagerIdentity.ANNOTATION_CLUSTER_ID, "bench").endMetadata()
-                .withNewSpec().withNodeName(name).addNewContainer().withName("nm").withImage("hadoop").endContainer().endSpec().build())
-                .create();
-        nodeMetric(client, name, 4000);
-    }
-
-    private static void nodeMetric(KubernetesClient client, String node, long cpuMilli) {
-        var resources = client.genericKubernetesResources(ClusterView.NODE_METRIC_API_VERSION, "NodeMetric");
-        GenericKubernetesResource nm = resources.withName(node).get();
-        if (nm == null) {
-            nm = new GenericKubernetesResource();
-            nm.setApiVersion(ClusterView.NODE_METRIC_API_VERSION);
-            nm.setKind("NodeMetric");
-            nm.setMetadata(new ObjectMetaBuilder().withName(node).build());
-            nm = resources.resource(nm).create();
-        }
-        Map<String, Object> usage = Map.of("resources", Map.of("cpu", cpuMilli + "m", "memory", Long.toString(16 * GI)));
-        nm.setAdditionalProperty("status", Map.of("updateTime", Instant.now().toString(),
-                "nodeMetric", Map.of("nodeUsage", usage, "systemUsage", usage), "podsMetric", List.of()));
-        resources.resource(nm).updateStatus();
     }
 }

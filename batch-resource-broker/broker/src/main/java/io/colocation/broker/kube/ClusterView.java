@@ -37,7 +37,6 @@ public final class ClusterView implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterView.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BY_NODE = "spec.nodeName";
-    public static final String NODE_METRIC_API_VERSION = "slo.koordinator.sh/v1alpha1";
 
     private final KubernetesClient client;
     private final String sloNamespace;
@@ -86,7 +85,7 @@ public final class ClusterView implements Closeable {
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             return List.of(node == null ? "" : node);
         }));
-        nodeMetrics = client.genericKubernetesResources(NODE_METRIC_API_VERSION, "NodeMetric").runnableInformer(0);
+        nodeMetrics = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND).runnableInformer(0);
         sloConfig = client.configMaps().inNamespace(sloNamespace).withName(KoordinatorKeys.SLO_CONFIGMAP_NAME)
                 .runnableInformer(0);
         for (SharedIndexInformer<?> informer : informers()) {
@@ -95,7 +94,7 @@ public final class ClusterView implements Closeable {
             i.addEventHandler(wake);
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        String[] what = {"Nodes", "Pods", "NodeMetrics (" + NODE_METRIC_API_VERSION + "; is the CRD installed?)",
+        String[] what = {"Nodes", "Pods", "NodeMetrics (" + KoordinatorKeys.NODE_METRIC_API_VERSION + "; is the CRD installed?)",
             "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME};
         List<SharedIndexInformer<?>> all = informers();
         for (int i = 0; i < all.size(); i++) {

@@ -1,5 +1,6 @@
 package io.colocation.broker.kube;
 
+import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.yarn.YarnContract;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,8 +19,6 @@ import java.util.function.Function;
  * node's name or its {@code kubernetes.io/hostname} label.
  */
 public final class NodeManagerIdentity {
-    public static final String ANNOTATION_NODE_ID = "yarn.hadoop.apache.org/node-id";
-    public static final String ANNOTATION_CLUSTER_ID = "yarn.hadoop.apache.org/cluster-id";
     private static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
     /** A resolved NodeManager and where its identity came from. */
@@ -43,21 +42,21 @@ public final class NodeManagerIdentity {
     public static Resolution resolve(Node node, List<Pod> podsOnNode, Map<String, ? extends Collection<String>> knownNodesByCluster,
             boolean matchHostNames) {
         Optional<Pod> nmPod = podsOnNode.stream()
-                .filter(p -> p.getMetadata().getAnnotations() != null && p.getMetadata().getAnnotations().containsKey(ANNOTATION_NODE_ID))
+                .filter(p -> p.getMetadata().getAnnotations() != null && p.getMetadata().getAnnotations().containsKey(KoordinatorKeys.ANNOTATION_YARN_NODE_ID))
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
                 .min(Comparator.comparing((Function<Pod, String>) p -> p.getMetadata().getNamespace())
                         .thenComparing(p -> p.getMetadata().getName()));
         if (nmPod.isPresent()) {
             Pod pod = nmPod.get();
             String where = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-            String nodeId = pod.getMetadata().getAnnotations().get(ANNOTATION_NODE_ID).trim();
-            String clusterId = pod.getMetadata().getAnnotations().getOrDefault(ANNOTATION_CLUSTER_ID, YarnContract.DEFAULT_CLUSTER_ID).trim();
+            String nodeId = pod.getMetadata().getAnnotations().get(KoordinatorKeys.ANNOTATION_YARN_NODE_ID).trim();
+            String clusterId = pod.getMetadata().getAnnotations().getOrDefault(KoordinatorKeys.ANNOTATION_YARN_CLUSTER_ID, YarnContract.DEFAULT_CLUSTER_ID).trim();
             if (clusterId.isEmpty()) {
                 clusterId = YarnContract.DEFAULT_CLUSTER_ID;
             }
             String problem = checkNodeId(nodeId);
             if (problem != null) {
-                return new Resolution(null, where + ": annotation " + ANNOTATION_NODE_ID + "=\"" + nodeId + "\" " + problem);
+                return new Resolution(null, where + ": annotation " + KoordinatorKeys.ANNOTATION_YARN_NODE_ID + "=\"" + nodeId + "\" " + problem);
             }
             return new Resolution(new NodeManager(clusterId, nodeId, where), null);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.calculation.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -61,12 +62,12 @@ class PublicationTest {
     @Test
     void nodeManagerIdentityFromThePodAnnotationOrTheHostName() {
         Node n = node("worker-1", Map.of("kubernetes.io/hostname", "worker-1.example.com"));
-        var viaPod = NodeManagerIdentity.resolve(n, List.of(nmPod(Map.of(NodeManagerIdentity.ANNOTATION_NODE_ID, "worker-1:8041"))),
+        var viaPod = NodeManagerIdentity.resolve(n, List.of(nmPod(Map.of(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, "worker-1:8041"))),
                 Map.of(), true);
         assertEquals("__default_yarn_cluster__", viaPod.nodeManager().clusterId());
         assertEquals("worker-1:8041", viaPod.nodeManager().nodeId());
 
-        var bad = NodeManagerIdentity.resolve(n, List.of(nmPod(Map.of(NodeManagerIdentity.ANNOTATION_NODE_ID, "worker-1:http"))),
+        var bad = NodeManagerIdentity.resolve(n, List.of(nmPod(Map.of(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, "worker-1:http"))),
                 Map.of(), true);
         assertNull(bad.nodeManager());
         assertTrue(bad.problem().contains("Pod yarn/nm") && bad.problem().contains("port that is not a number"), bad.problem());

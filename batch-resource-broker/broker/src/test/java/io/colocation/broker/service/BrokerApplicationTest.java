@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
@@ -45,11 +46,11 @@ class BrokerApplicationTest {
 
     @BeforeAll
     static void start(KubernetesClient client, KubeApiServer apiServer, TestZooKeeper zk) throws Exception {
-        KubeFixtures.installNodeMetricCrd(client);
-        KubeFixtures.namespace(client, NS);
-        KubeFixtures.enableColocation(client, NS, null);
-        KubeFixtures.node(client, NODE, TEST, 8, 32);
-        KubeFixtures.nodeMetric(client, NODE, TEST, 2000, 8L << 30, Instant.now());
+        ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
+        ColocationObjects.namespace(client, NS);
+        ColocationObjects.enableColocation(client, NS, null);
+        ColocationObjects.node(client, NODE, TEST, 8, 32);
+        ColocationObjects.nodeMetric(client, NODE, TEST, 2000, 8L << 30, Instant.now());
         Map<String, String> overrides = Map.of(
                 "dw.kubernetes.kubeconfig", apiServer.kubeconfig().toString(),
                 "dw.kubernetes.sloConfigNamespace", NS,
@@ -88,7 +89,7 @@ class BrokerApplicationTest {
         if (app != null) {
             app.stop();
         }
-        KubeFixtures.cleanUp(client, TEST, NS);
+        ColocationObjects.cleanUp(client, TEST, NS);
     }
 
     private static HttpResponse<String> send(String method, String url, String token) throws Exception {

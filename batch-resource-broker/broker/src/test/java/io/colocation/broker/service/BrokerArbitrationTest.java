@@ -10,6 +10,7 @@ import io.colocation.broker.calculation.Resources;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
+import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
@@ -52,14 +53,14 @@ class BrokerArbitrationTest {
         withNm = "arb-yarn-" + round;
         withoutNm = "arb-plain-" + round;
         nm = "arb-host-" + round + ":8041";
-        KubeFixtures.installNodeMetricCrd(client);
-        KubeFixtures.namespace(client, NS);
-        KubeFixtures.enableColocation(client, NS, null);
-        KubeFixtures.node(client, withNm, TEST, 16, 64);
-        KubeFixtures.node(client, withoutNm, TEST, 16, 64);
-        KubeFixtures.nodeManagerPod(client, NS, withNm, nm, CLUSTER);
-        KubeFixtures.nodeMetric(client, withNm, TEST, 4000, 16 * GI, Instant.now());
-        KubeFixtures.nodeMetric(client, withoutNm, TEST, 4000, 16 * GI, Instant.now());
+        ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
+        ColocationObjects.namespace(client, NS);
+        ColocationObjects.enableColocation(client, NS, null);
+        ColocationObjects.node(client, withNm, TEST, 16, 64);
+        ColocationObjects.node(client, withoutNm, TEST, 16, 64);
+        ColocationObjects.nodeManagerPod(client, NS, withNm, nm, CLUSTER);
+        ColocationObjects.nodeMetric(client, withNm, TEST, 4000, 16 * GI, Instant.now());
+        ColocationObjects.nodeMetric(client, withoutNm, TEST, 4000, 16 * GI, Instant.now());
         pluginZk = zk.newClient();
         yarn = new SimulatedYarnPlugin(pluginZk, "/arb" + round, CLUSTER, Set.of(nm), 500);
         BrokerConfiguration config = KubeFixtures.config(zk.connectString(), "/arb" + round, NS, "partitioned");
@@ -76,7 +77,7 @@ class BrokerArbitrationTest {
         }
         yarn.close();
         pluginZk.close();
-        KubeFixtures.cleanUp(client, TEST, NS);
+        ColocationObjects.cleanUp(client, TEST, NS);
     }
 
     private NodeLedger ledger(String node) {
@@ -111,7 +112,7 @@ class BrokerArbitrationTest {
         // 16 cores x 60 % - 4 cores used = 5.6 cores of origin.
         assertEquals(5600, before.origin().cpuMilli());
 
-        KubeFixtures.nodeMetric(client, withNm, TEST, 1000, 8 * GI, Instant.now());
+        ColocationObjects.nodeMetric(client, withNm, TEST, 1000, 8 * GI, Instant.now());
         Await.until(Duration.ofSeconds(20), () -> ledger(withNm).origin().cpuMilli() == 8600 && settled(client, withNm));
         NodeLedger after = ledger(withNm);
         assertWithinOrigin(after);
@@ -120,7 +121,7 @@ class BrokerArbitrationTest {
         assertTrue(yarn.applied(nm).vcores() * 1000L > before.yarnGrant().cpuMilli());
 
         // Online load rises: both shrink, still within origin.
-        KubeFixtures.nodeMetric(client, withNm, TEST, 8000, 30 * GI, Instant.now());
+        ColocationObjects.nodeMetric(client, withNm, TEST, 8000, 30 * GI, Instant.now());
         Await.until(Duration.ofSeconds(20), () -> ledger(withNm).origin().cpuMilli() == 1600 && settled(client, withNm));
         NodeLedger shrunk = ledger(withNm);
         assertWithinOrigin(shrunk);
@@ -146,7 +147,7 @@ class BrokerArbitrationTest {
     void staleMetricsDegradeBatchToZeroOnBothSides(KubernetesClient client) throws Exception {
         Await.until(Duration.ofSeconds(20), () -> settled(client, withNm));
         // degradeTimeMinutes is 15 by default: a 20-minute-old NodeMetric is stale.
-        KubeFixtures.nodeMetric(client, withNm, TEST, 4000, 16 * GI, Instant.now().minus(Duration.ofMinutes(20)));
+        ColocationObjects.nodeMetric(client, withNm, TEST, 4000, 16 * GI, Instant.now().minus(Duration.ofMinutes(20)));
         // The ledger is recorded once the pass's writes are done: wait for it too.
         Await.until(Duration.ofSeconds(20), () -> KubeFixtures.batchAllocatable(client, withNm) == null
                 && yarn.applied(nm).vcores() == 0 && yarn.applied(nm).memoryMB() == 0 && ledger(withNm).degraded());
@@ -165,7 +166,7 @@ class BrokerArbitrationTest {
         long versionFrozen = yarn.applied(nm).version();
 
         // Origin falls: Kubernetes shrinks, YARN's grant stays (the broker cannot reach it to shrink it) ...
-        KubeFixtures.nodeMetric(client, withNm, TEST, 6000, 20 * GI, Instant.now());
+        ColocationObjects.nodeMetric(client, withNm, TEST, 6000, 20 * GI, Instant.now());
         Await.until(Duration.ofSeconds(20), () -> ledger(withNm).origin().cpuMilli() == 3600
                 && ledger(withNm).kubernetesGrant().cpuMilli() < before.kubernetesGrant().cpuMilli());
         NodeLedger frozen = ledger(withNm);

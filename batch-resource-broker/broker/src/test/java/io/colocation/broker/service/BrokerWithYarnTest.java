@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
+import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.yarn.MiniYarn;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
@@ -34,17 +35,17 @@ class BrokerWithYarnTest {
 
     @Test
     void aNodeMetricChangeMovesTheNodeStatusAndTheNodeManagersCapacity(KubernetesClient client, TestZooKeeper zk) throws Exception {
-        KubeFixtures.installNodeMetricCrd(client);
-        KubeFixtures.namespace(client, NS);
-        KubeFixtures.enableColocation(client, NS, null);
+        ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
+        ColocationObjects.namespace(client, NS);
+        ColocationObjects.enableColocation(client, NS, null);
         MiniYarn yarn = PluginYarnSideTest.withPlugin(MiniYarn.builder("broker-with-yarn").nodeManagers(1).nodeSize(8192, 8), zk,
                 ROOT, CLUSTER).start();
         Broker broker = null;
         try {
             String nodeId = yarn.runningNodes().get(0).getNodeId().toString();
-            KubeFixtures.node(client, NODE, TEST, 16, 64);
-            KubeFixtures.nodeManagerPod(client, NS, NODE, nodeId, CLUSTER);
-            KubeFixtures.nodeMetric(client, NODE, TEST, 4000, 16 * GI, Instant.now());
+            ColocationObjects.node(client, NODE, TEST, 16, 64);
+            ColocationObjects.nodeManagerPod(client, NS, NODE, nodeId, CLUSTER);
+            ColocationObjects.nodeMetric(client, NODE, TEST, 4000, 16 * GI, Instant.now());
             BrokerConfiguration config = KubeFixtures.config(zk.connectString(), ROOT, NS, "partitioned");
             config.yarn.clusters.add(KubeFixtures.pluginCluster(CLUSTER));
             broker = new Broker(config, client, Clock.systemUTC());
@@ -57,7 +58,7 @@ class BrokerWithYarnTest {
             assertTrue(before.getVirtualCores() > 0 && first.yarnGrant().cpuMilli() == before.getVirtualCores() * 1000L, first + " vs " + before);
 
             // Online usage falls by 3 cores: origin grows by 3 cores, and both sides grow.
-            KubeFixtures.nodeMetric(client, NODE, TEST, 1000, 8 * GI, Instant.now());
+            ColocationObjects.nodeMetric(client, NODE, TEST, 1000, 8 * GI, Instant.now());
             Await.until(Duration.ofSeconds(30), () -> b.ledger().get(NODE).map(l -> l.origin().cpuMilli() == 8600).orElse(false)
                     && settled(b, client, yarn));
             Resource after = capacity(yarn);
@@ -72,7 +73,7 @@ class BrokerWithYarnTest {
                 broker.stop();
             }
             yarn.close();
-            KubeFixtures.cleanUp(client, TEST, NS);
+            ColocationObjects.cleanUp(client, TEST, NS);
         }
     }
 

@@ -7,6 +7,7 @@ import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
+import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
@@ -39,15 +40,15 @@ class FailoverTest {
 
     @Test
     void theStandbyTakesOverWithoutInflatingGrants(KubernetesClient client, TestZooKeeper zk) throws Exception {
-        KubeFixtures.installNodeMetricCrd(client);
-        KubeFixtures.namespace(client, NS);
-        KubeFixtures.enableColocation(client, NS, null);
+        ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
+        ColocationObjects.namespace(client, NS);
+        ColocationObjects.enableColocation(client, NS, null);
         List<String> nodes = List.of("fo-node-1", "fo-node-2", "fo-node-3");
         List<String> nms = new ArrayList<>();
         for (String node : nodes) {
-            KubeFixtures.node(client, node, TEST, 16, 64);
-            KubeFixtures.nodeManagerPod(client, NS, node, node + "-host:8041", CLUSTER);
-            KubeFixtures.nodeMetric(client, node, TEST, 4000, 16 * GI, Instant.now());
+            ColocationObjects.node(client, node, TEST, 16, 64);
+            ColocationObjects.nodeManagerPod(client, NS, node, node + "-host:8041", CLUSTER);
+            ColocationObjects.nodeMetric(client, node, TEST, 4000, 16 * GI, Instant.now());
             nms.add(node + "-host:8041");
         }
         CuratorFramework pluginZk = zk.newClient();
@@ -101,7 +102,7 @@ class FailoverTest {
             Await.until(Duration.ofSeconds(20), () -> nms.stream().allMatch(nm -> yarn.applied(nm).epoch() == epochB));
             // Publication resumes: a NodeMetric change reaches both sides through the new leader.
             originBound[0] = 8600; // origin only grows here, so the higher bound holds before and after
-            KubeFixtures.nodeMetric(client, nodes.get(0), TEST, 1000, 8 * GI, Instant.now());
+            ColocationObjects.nodeMetric(client, nodes.get(0), TEST, 1000, 8 * GI, Instant.now());
             Await.until(Duration.ofSeconds(20), () -> second.ledger().get(nodes.get(0)).map(l -> l.origin().cpuMilli() == 8600)
                     .orElse(false) && settled(second, nodes.get(0)));
             assertTrue(yarn.applied(nms.get(0)).vcores() * 1000L > 2000, "YARN's grant grew under the new leader");
@@ -120,7 +121,7 @@ class FailoverTest {
             }
             yarn.close();
             pluginZk.close();
-            KubeFixtures.cleanUp(client, TEST, NS);
+            ColocationObjects.cleanUp(client, TEST, NS);
         }
     }
 

@@ -7,6 +7,7 @@ import io.colocation.api.ResourceNames;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
+import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
@@ -58,7 +59,7 @@ class RaceTest {
 
     @Test
     void partitionedNeverPlacesBeyondOriginAndSharedIsMeasured(KubernetesClient client, TestZooKeeper zk) throws Exception {
-        KubeFixtures.installNodeMetricCrd(client);
+        ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
         Figures partitioned = run(client, zk, "partitioned");
         Figures shared = run(client, zk, "shared");
         System.out.println("race: " + partitioned);
@@ -71,17 +72,17 @@ class RaceTest {
     private Figures run(KubernetesClient client, TestZooKeeper zk, String policy) throws Exception {
         String test = "race-" + policy;
         String ns = "broker-" + test;
-        KubeFixtures.namespace(client, ns);
-        KubeFixtures.enableColocation(client, ns, null);
+        ColocationObjects.namespace(client, ns);
+        ColocationObjects.enableColocation(client, ns, null);
         List<String> nodes = new ArrayList<>();
         List<String> nms = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             String node = test + "-" + i;
             nodes.add(node);
             nms.add(node + "-host:8041");
-            KubeFixtures.node(client, node, test, 16, 64);
-            KubeFixtures.nodeManagerPod(client, ns, node, nms.get(i), CLUSTER);
-            KubeFixtures.nodeMetric(client, node, test, 4000, 16 * GI, Instant.now());
+            ColocationObjects.node(client, node, test, 16, 64);
+            ColocationObjects.nodeManagerPod(client, ns, node, nms.get(i), CLUSTER);
+            ColocationObjects.nodeMetric(client, node, test, 4000, 16 * GI, Instant.now());
         }
         CuratorFramework pluginZk = zk.newClient();
         SimulatedYarnPlugin yarn = new SimulatedYarnPlugin(pluginZk, "/" + test, CLUSTER, Set.copyOf(nms), 200);
@@ -141,7 +142,7 @@ class RaceTest {
             broker.stop();
             yarn.close();
             pluginZk.close();
-            KubeFixtures.cleanUp(client, test, ns);
+            ColocationObjects.cleanUp(client, test, ns);
         }
         return new Figures(policy, samples[0], over[0], maxOver[0], pods.get(), containers.get());
     }
@@ -208,7 +209,7 @@ class RaceTest {
         while (running.get()) {
             String node = nodes.get(random.nextInt(nodes.size()));
             try {
-                KubeFixtures.nodeMetric(client, node, test, 1000 + random.nextInt(8) * 1000, 16 * GI, Instant.now());
+                ColocationObjects.nodeMetric(client, node, test, 1000 + random.nextInt(8) * 1000, 16 * GI, Instant.now());
                 Thread.sleep(700);
             } catch (InterruptedException e) {
                 return;

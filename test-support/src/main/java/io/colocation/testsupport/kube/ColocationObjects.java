@@ -1,0 +1,118 @@
+package io.colocation.testsupport.kube;
+
+import io.colocation.api.KoordinatorKeys;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Kubernetes objects a colocation cluster is made of, written to a real API server as the real
+ * writers would (the koordlet's NodeMetric status, a NodeManager pod's annotations): for the broker's
+ * tests and its publish benchmark. Every node and NodeMetric carries the label {@link #OWNER_LABEL} so
+ * its owner can delete them.
+ */
+public final class ColocationObjects {
+    public static final String OWNER_LABEL = "colocation.io/test";
+
+    private ColocationObjects() {
+    }
+
+    /** Installs a NodeMetric CRD (the one in conf/) and waits until the API server serves it. */
+    public static void installNodeMetricCrd(KubernetesClient client, Path crdFile) throws IOException, InterruptedException {
+        try (InputStream in = Files.newInputStream(crdFile)) {
+            CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+            client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+        }
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND).list();
+                return;
+            } catch (RuntimeException notYet) {
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
+        throw new IllegalStateException("NodeMetric CRD " + crdFile + " not served after 30 s");
+    }
+
+    public static void namespace(KubernetesClient client, String name) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .createOr(op -> op.update());
+    }
+
+    /** The slo-controller-config ConfigMap with colocation enabled (and any extra strategy fields, as JSON members). */
+    public static void enableColocation(KubernetesClient client, String namespace, String extraJson) {
+        String json = "{\"enable\":true" + (extraJson == null || extraJson.isEmpty() ? "" : "," + extraJson) + "}";
+        client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder().withNewMetadata()
+                .withName(KoordinatorKeys.SLO_CONFIGMAP_NAME).withNamespace(namespace).endMetadata()
+                .addToData(KoordinatorKeys.COLOCATION_CONFIG_KEY, json).build()).createOr(op -> op.update());
+    }
+
+    /** A Node with cpu/memory capacity (= allocatable), as a kubelet would report it. */
+    public static Node node(KubernetesClient client, String name, String owner, int cores, long memoryGi) {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels(OWNER_LABEL, owner)
+                .endMetadata().build()).create();
+        Map<String, Quantity> resources = Map.of("cpu", new Quantity(Integer.toString(cores)), "memory",
+                new Quantity(memoryGi + "Gi"), "pods", new Quantity("110"));
+        Node withStatus = client.nodes().withName(name).get();
+        withStatus.setStatus(new NodeStatusBuilder().withCapacity(resources).withAllocatable(resources).build());
+        return client.nodes().resource(withStatus).updateStatus();
+    }
+
+    /** Creates or updates the node's NodeMetric as the koordlet reports it: node usage, all of it system usage. */
+    public static void nodeMetric(KubernetesClient client, String node, String owner, long cpuMilli, long memoryBytes,
+            Instant updateTime) {
+        var resources = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
+        GenericKubernetesResource existing = resources.withName(node).get();
+        if (existing == null) {
+            GenericKubernetesResource nm = new GenericKubernetesResource();
+            nm.setApiVersion(KoordinatorKeys.NODE_METRIC_API_VERSION);
+            nm.setKind(KoordinatorKeys.NODE_METRIC_KIND);
+            nm.setMetadata(new ObjectMetaBuilder().withName(node).addToLabels(OWNER_LABEL, owner).build());
+            nm.setAdditionalProperty("spec", Map.of());
+            existing = resources.resource(nm).create();
+        }
+        Map<String, Object> usage = Map.of("resources", Map.of("cpu", cpuMilli + "m", "memory", Long.toString(memoryBytes)));
+        existing.setAdditionalProperty("status", Map.of("updateTime", updateTime.toString(),
+                "nodeMetric", Map.of("nodeUsage", usage, "systemUsage", usage), "podsMetric", List.of()));
+        resources.resource(existing).updateStatus();
+    }
+
+    /** A NodeManager pod bound to the node, annotated with its YARN node id (and cluster id when not null). */
+    public static void nodeManagerPod(KubernetesClient client, String namespace, String node, String nodeId, String clusterId) {
+        Map<String, String> annotations = new HashMap<>();
+        annotations.put(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, nodeId);
+        if (clusterId != null) {
+            annotations.put(KoordinatorKeys.ANNOTATION_YARN_CLUSTER_ID, clusterId);
+        }
+        client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName("nm-" + node)
+                .withNamespace(namespace).withAnnotations(annotations).addToLabels("app.kubernetes.io/component", "node-manager")
+                .endMetadata().withNewSpec().withNodeName(node).addNewContainer().withName("nm").withImage("hadoop")
+                .endContainer().endSpec().build()).create();
+    }
+
+    /** Deletes the owner's nodes and NodeMetrics and the namespace's pods (at once: no kubelet confirms). */
+    public static void cleanUp(KubernetesClient client, String owner, String namespace) {
+        client.pods().inNamespace(namespace).withGracePeriod(0).delete();
+        client.nodes().withLabel(OWNER_LABEL, owner).delete();
+        client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND)
+                .withLabel(OWNER_LABEL, owner).delete();
+    }
+}
