@@ -14,22 +14,28 @@ public final class Quantities {
     private static final Pattern QUANTITY = Pattern.compile(
             "([+-]?)(\\d+\\.?\\d*|\\.\\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\\d+)?");
 
+    private static final int MAX_LENGTH = 64;
+    private static final int MAX_EXPONENT = 100;
+
     private Quantities() {
     }
 
     /** The amount in base units (cores, bytes). */
-    public static BigDecimal amount(String text, String where) throws InvalidQuantityException {
+    public static BigDecimal amount(String text, String where) throws InvalidInputException {
         if (text == null) {
-            throw new InvalidQuantityException(where + ": missing quantity");
+            throw new InvalidInputException(where + ": missing quantity");
         }
         String s = text.trim();
+        if (s.length() > MAX_LENGTH) {
+            throw new InvalidInputException(where + ": quantity of " + s.length() + " characters is too long (at most " + MAX_LENGTH + ")");
+        }
         Matcher m = QUANTITY.matcher(s);
         if (!m.matches()) {
-            throw new InvalidQuantityException(where + ": \"" + text + "\" is not a Kubernetes quantity (examples: 500m, 4, 1.5Gi)");
+            throw new InvalidInputException(where + ": \"" + text + "\" is not a Kubernetes quantity (examples: 500m, 4, 1.5Gi)");
         }
         BigDecimal number = new BigDecimal(m.group(2).endsWith(".") ? m.group(2) + "0" : m.group(2));
         if ("-".equals(m.group(1)) && number.signum() != 0) {
-            throw new InvalidQuantityException(where + ": negative quantity \"" + text + "\"");
+            throw new InvalidInputException(where + ": negative quantity \"" + text + "\"");
         }
         String suffix = m.group(3) == null ? "" : m.group(3);
         BigDecimal amount = switch (suffix) {
@@ -49,21 +55,32 @@ public final class Quantities {
             case "T" -> number.scaleByPowerOfTen(12);
             case "P" -> number.scaleByPowerOfTen(15);
             case "E" -> number.scaleByPowerOfTen(18);
-            default -> number.scaleByPowerOfTen(Integer.parseInt(suffix.substring(1).replace("+", "")));
+            default -> number.scaleByPowerOfTen(exponent(suffix, text, where));
         };
         if (amount.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1000)) > 0) {
-            throw new InvalidQuantityException(where + ": quantity \"" + text + "\" is too large");
+            throw new InvalidInputException(where + ": quantity \"" + text + "\" is too large");
         }
         return amount;
     }
 
+    /** A decimal exponent ({@code e3}) within ±{@value #MAX_EXPONENT}; further is no real amount, only a trap. */
+    private static int exponent(String suffix, String text, String where) throws InvalidInputException {
+        String digits = suffix.substring(1).replace("+", "");
+        boolean negative = digits.startsWith("-");
+        String magnitude = (negative ? digits.substring(1) : digits).replaceFirst("^0+(?=\\d)", "");
+        if (magnitude.length() > 3 || Integer.parseInt(magnitude) > MAX_EXPONENT) {
+            throw new InvalidInputException(where + ": quantity \"" + text + "\" has an exponent outside ±" + MAX_EXPONENT);
+        }
+        return negative ? -Integer.parseInt(magnitude) : Integer.parseInt(magnitude);
+    }
+
     /** Base units × 1000, rounded up (CPU in milli-cores). */
-    public static long milliValue(String text, String where) throws InvalidQuantityException {
+    public static long milliValue(String text, String where) throws InvalidInputException {
         return amount(text, where).scaleByPowerOfTen(3).setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
     /** Base units, rounded up (memory in bytes, extended resources as integers). */
-    public static long value(String text, String where) throws InvalidQuantityException {
+    public static long value(String text, String where) throws InvalidInputException {
         return amount(text, where).setScale(0, RoundingMode.CEILING).longValueExact();
     }
 }

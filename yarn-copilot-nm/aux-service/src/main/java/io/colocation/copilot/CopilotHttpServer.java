@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.colocation.api.InvalidQuantityException;
+import io.colocation.api.InvalidInputException;
 import io.colocation.api.Quantities;
 import io.colocation.copilot.api.ContainerInfo;
 import io.colocation.copilot.api.CopilotApi;
@@ -195,7 +195,7 @@ final class CopilotHttpServer {
         try {
             cpu = resources.hasNonNull("cpu") ? Quantities.milliValue(resources.get("cpu").asText(), "resources.cpu") : 0;
             memory = resources.hasNonNull("memory") ? Quantities.value(resources.get("memory").asText(), "resources.memory") : 0;
-        } catch (InvalidQuantityException e) {
+        } catch (InvalidInputException e) {
             return error(400, e.getMessage());
         }
         if (cpu <= 0 && memory <= 0) {

@@ -1,6 +1,6 @@
 package io.colocation.broker.arbitration;
 
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import java.util.function.ToLongFunction;
 
 /**

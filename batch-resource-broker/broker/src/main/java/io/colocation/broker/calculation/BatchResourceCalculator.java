@@ -1,9 +1,11 @@
 package io.colocation.broker.calculation;
 
+import io.colocation.model.Resources;
+
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
-import io.colocation.broker.config.CalculatePolicy;
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.CalculatePolicy;
+import io.colocation.model.config.ColocationStrategy;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -75,8 +77,8 @@ public final class BatchResourceCalculator {
 
         Resources capacity = node.capacity();
         Resources safetyMargin = new Resources(
-                Resources.scaleByRemainderPercent(capacity.cpuMilli(), strategy.cpuReclaimThresholdPercent()),
-                Resources.scaleByRemainderPercent(capacity.memoryBytes(), strategy.memoryReclaimThresholdPercent()));
+                Percent.ofRemainder(capacity.cpuMilli(), strategy.cpuReclaimThresholdPercent()),
+                Percent.ofRemainder(capacity.memoryBytes(), strategy.memoryReclaimThresholdPercent()));
         Resources systemUsed = metric.systemUsage().plus(hostAppUsageAbove(metric.hostApps(), PriorityClass.BATCH));
         Resources nodeReserved = node.reserved();
         Resources systemUsedOrReserved = systemUsed.max(nodeReserved);
@@ -120,7 +122,7 @@ public final class BatchResourceCalculator {
                     Explain.gb(hpUsed.memoryBytes()));
         }
         if (strategy.batchCPUThresholdPercent() != null) {
-            long cap = Resources.scaleByPercent(capacity.cpuMilli(), strategy.batchCPUThresholdPercent());
+            long cap = Percent.of(capacity.cpuMilli(), strategy.batchCPUThresholdPercent());
             if (cap < cpu) {
                 cpuMsg += String.format("; capped: batchAllocatable[CPU(Milli-Core)]:%d = nodeCapacity:%d"
                         + " * batchCPUThresholdPercent:%d%%", cap, capacity.cpuMilli(), strategy.batchCPUThresholdPercent());
@@ -128,7 +130,7 @@ public final class BatchResourceCalculator {
             }
         }
         if (strategy.batchMemoryThresholdPercent() != null) {
-            long cap = Resources.scaleByPercent(capacity.memoryBytes(), strategy.batchMemoryThresholdPercent());
+            long cap = Percent.of(capacity.memoryBytes(), strategy.batchMemoryThresholdPercent());
             if (cap < memory) {
                 memMsg += String.format("; capped: batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d"
                         + " * batchMemoryThresholdPercent:%d%%", Explain.gb(cap), Explain.gb(capacity.memoryBytes()),

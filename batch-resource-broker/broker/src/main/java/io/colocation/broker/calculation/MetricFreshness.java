@@ -1,6 +1,6 @@
 package io.colocation.broker.calculation;
 
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.ColocationStrategy;
 import java.time.Duration;
 import java.time.Instant;
 

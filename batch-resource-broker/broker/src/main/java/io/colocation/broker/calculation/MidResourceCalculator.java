@@ -1,7 +1,9 @@
 package io.colocation.broker.calculation;
 
+import io.colocation.model.Resources;
+
 import io.colocation.api.PriorityClass;
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.ColocationStrategy;
 import java.time.Instant;
 import java.util.List;
 
@@ -26,11 +28,11 @@ public final class MidResourceCalculator {
             return ResourceResult.reset(DEGRADED, true);
         }
         Resources capacity = node.capacity();
-        long cpuCap = Resources.scaleByPercent(capacity.cpuMilli(), strategy.midCPUThresholdPercent());
-        long memCap = Resources.scaleByPercent(capacity.memoryBytes(), strategy.midMemoryThresholdPercent());
+        long cpuCap = Percent.of(capacity.cpuMilli(), strategy.midCPUThresholdPercent());
+        long memCap = Percent.of(capacity.memoryBytes(), strategy.midMemoryThresholdPercent());
         if (strategy.isMidStatic()) {
-            long cpuStatic = Resources.scaleByPercent(capacity.cpuMilli(), strategy.midStaticCPUReservedPercent());
-            long memStatic = Resources.scaleByPercent(capacity.memoryBytes(), strategy.midStaticMemoryReservedPercent());
+            long cpuStatic = Percent.of(capacity.cpuMilli(), strategy.midStaticCPUReservedPercent());
+            long memStatic = Percent.of(capacity.memoryBytes(), strategy.midStaticMemoryReservedPercent());
             long cpu = Math.min(cpuStatic, cpuCap);
             long memory = Math.min(memStatic, memCap);
             return new ResourceResult(new Resources(cpu, memory), false, List.of(
@@ -58,8 +60,8 @@ public final class MidResourceCalculator {
         // Without a valid node usage, nothing is believed unused (Koordinator: strict on missing data).
         Resources nodeUnused = metric.nodeUsage() != null ? capacity.minus(metric.nodeUsage()) : Resources.ZERO;
         Resources reclaimed = prodReclaimable.min(nodeUnused).atLeastZero();
-        long unallocatedCpu = Resources.scaleByPercent(unallocated.cpuMilli(), strategy.midUnallocatedPercent());
-        long unallocatedMem = Resources.scaleByPercent(unallocated.memoryBytes(), strategy.midUnallocatedPercent());
+        long unallocatedCpu = Percent.of(unallocated.cpuMilli(), strategy.midUnallocatedPercent());
+        long unallocatedMem = Percent.of(unallocated.memoryBytes(), strategy.midUnallocatedPercent());
         long cpu = Math.min(reclaimed.cpuMilli() + unallocatedCpu, cpuCap);
         long memory = Math.min(reclaimed.memoryBytes() + unallocatedMem, memCap);
         String ratio = Explain.ratio(strategy.midUnallocatedPercent() / 100.0);

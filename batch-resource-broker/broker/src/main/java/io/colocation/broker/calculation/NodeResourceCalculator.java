@@ -1,7 +1,9 @@
 package io.colocation.broker.calculation;
 
+import io.colocation.model.Resources;
+
 import io.colocation.api.ResourceNames;
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.ColocationStrategy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package io.colocation.broker.calculation;
 
+import io.colocation.model.Resources;
+
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
 

@@ -7,11 +7,11 @@ import io.colocation.broker.calculation.NodeMetricState;
 import io.colocation.broker.calculation.NodeReclaim;
 import io.colocation.broker.calculation.NodeResourceCalculator;
 import io.colocation.broker.calculation.NodeState;
-import io.colocation.broker.config.ColocationConfig;
-import io.colocation.broker.config.ColocationConfigParser;
-import io.colocation.broker.config.InvalidConfigException;
-import io.colocation.broker.config.NodeStrategyResolver;
-import io.colocation.broker.kube.InvalidInputException;
+import io.colocation.model.config.ColocationConfig;
+import io.colocation.model.config.ColocationConfigParser;
+import io.colocation.model.config.InvalidConfigException;
+import io.colocation.model.config.NodeStrategyResolver;
+import io.colocation.api.InvalidInputException;
 import io.colocation.broker.kube.NodeInputs;
 import io.colocation.broker.kube.NodeMetricInputs;
 import io.fabric8.kubernetes.api.model.Node;
@@ -235,7 +235,7 @@ public final class CalcCommand {
         return results;
     }
 
-    private static String describe(io.colocation.broker.config.ColocationStrategy s) {
+    private static String describe(io.colocation.model.config.ColocationStrategy s) {
         return String.format(" (enable=%s, cpuReclaimThresholdPercent=%d, cpuCalculatePolicy=%s, memoryReclaimThresholdPercent=%d,"
                 + " memoryCalculatePolicy=%s, degradeTimeMinutes=%d%s%s%s)", s.isEnabled(), s.cpuReclaimThresholdPercent(),
                 s.cpuCalculatePolicy().json(), s.memoryReclaimThresholdPercent(), s.memoryCalculatePolicy().json(),

@@ -1,6 +1,6 @@
 package io.colocation.broker.kube;
 
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 
 /**
  * What the broker writes to one Kubernetes node.

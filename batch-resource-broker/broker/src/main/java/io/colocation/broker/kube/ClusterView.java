@@ -1,12 +1,14 @@
 package io.colocation.broker.kube;
 
+import io.colocation.api.InvalidInputException;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.calculation.NodeMetricState;
-import io.colocation.broker.config.ColocationConfig;
-import io.colocation.broker.config.ColocationConfigParser;
-import io.colocation.broker.config.InvalidConfigException;
+import io.colocation.model.config.ColocationConfig;
+import io.colocation.model.config.ColocationConfigParser;
+import io.colocation.model.config.InvalidConfigException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;

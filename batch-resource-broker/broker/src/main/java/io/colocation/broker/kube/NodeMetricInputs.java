@@ -1,9 +1,12 @@
 package io.colocation.broker.kube;
 
+import io.colocation.model.ResourceLists;
+import io.colocation.api.InvalidInputException;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.PriorityClass;
 import io.colocation.broker.calculation.NodeMetricState;
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;

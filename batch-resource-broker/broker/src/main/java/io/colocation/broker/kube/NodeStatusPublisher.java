@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.PriorityClass;
 import io.colocation.api.ResourceNames;
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;

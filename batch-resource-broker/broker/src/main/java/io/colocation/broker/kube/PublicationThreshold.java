@@ -1,6 +1,6 @@
 package io.colocation.broker.kube;
 
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import java.time.Duration;
 import java.time.Instant;
 

@@ -1,6 +1,6 @@
 package io.colocation.broker.ledger;
 
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.colocation.broker.service;
 
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import io.colocation.broker.ledger.NodeLedger;
 import java.util.Collection;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

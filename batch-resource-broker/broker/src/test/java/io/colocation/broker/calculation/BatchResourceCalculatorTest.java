@@ -16,9 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.PriorityClass;
+import io.colocation.model.Resources;
 import io.colocation.api.QoSClass;
-import io.colocation.broker.config.CalculatePolicy;
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.CalculatePolicy;
+import io.colocation.model.config.ColocationStrategy;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

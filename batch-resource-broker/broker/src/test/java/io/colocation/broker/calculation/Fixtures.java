@@ -1,8 +1,10 @@
 package io.colocation.broker.calculation;
 
+import io.colocation.model.Resources;
+
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.ColocationStrategy;
 import java.time.Instant;
 import java.util.List;
 

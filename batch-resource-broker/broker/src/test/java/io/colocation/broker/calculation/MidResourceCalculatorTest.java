@@ -1,5 +1,7 @@
 package io.colocation.broker.calculation;
 
+import io.colocation.model.Resources;
+
 import static io.colocation.broker.calculation.Fixtures.FRESH;
 import static io.colocation.broker.calculation.Fixtures.G;
 import static io.colocation.broker.calculation.Fixtures.NOW;
@@ -11,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.ColocationStrategy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,7 @@
 package io.colocation.broker.calculation;
 
+import io.colocation.model.Resources;
+
 import static io.colocation.broker.calculation.Fixtures.G;
 import static io.colocation.broker.calculation.Fixtures.NOW;
 import static io.colocation.broker.calculation.Fixtures.r;
@@ -8,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.ResourceNames;
-import io.colocation.broker.config.ColocationStrategy;
+import io.colocation.model.config.ColocationStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

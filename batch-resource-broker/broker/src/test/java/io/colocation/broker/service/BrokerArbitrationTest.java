@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.yarn.YarnGrant;
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;

@@ -1,5 +1,7 @@
-package io.colocation.broker.kube;
+package io.colocation.model.pod;
 
+import io.colocation.api.Quantities;
+import io.colocation.api.InvalidInputException;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;

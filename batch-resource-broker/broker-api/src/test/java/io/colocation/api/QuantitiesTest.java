@@ -1,4 +1,4 @@
-package io.colocation.broker.kube;
+package io.colocation.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,7 +34,27 @@ class QuantitiesTest {
                 .contains("negative quantity \"-1Gi\""));
         assertThrows(InvalidInputException.class, () -> Quantities.value("1Gb", "f"));
         assertThrows(InvalidInputException.class, () -> Quantities.value("1.2.3", "f"));
-        assertTrue(assertThrows(InvalidInputException.class, () -> Quantities.value("1e300", "f")).getMessage()
+        assertTrue(assertThrows(InvalidInputException.class, () -> Quantities.value("1e30", "f")).getMessage()
                 .contains("too large"));
+    }
+
+    @Test
+    void extremeExponentsAndEndlessDigitsAreRefusedWithAMessageNotAnArithmeticError() {
+        assertEquals("NodeMetric n1: status.nodeMetric.nodeUsage.cpu: quantity \"1e-2147483648\" has an exponent outside ±100",
+                assertThrows(InvalidInputException.class,
+                        () -> Quantities.milliValue("1e-2147483648", "NodeMetric n1: status.nodeMetric.nodeUsage.cpu")).getMessage());
+        assertThrows(InvalidInputException.class, () -> Quantities.value("1e9999999999", "f"));
+        assertThrows(InvalidInputException.class, () -> Quantities.value("1e+101", "f"));
+        assertTrue(assertThrows(InvalidInputException.class, () -> Quantities.value("1".repeat(100_000), "f")).getMessage()
+                .contains("too long"));
+        assertDoesNotThrowValue("1e-100", 1);
+    }
+
+    private static void assertDoesNotThrowValue(String text, long expected) {
+        try {
+            assertEquals(expected, Quantities.value(text, "f"), "a tiny positive amount rounds up, as apimachinery's Value()");
+        } catch (InvalidInputException e) {
+            throw new AssertionError(e);
+        }
     }
 }

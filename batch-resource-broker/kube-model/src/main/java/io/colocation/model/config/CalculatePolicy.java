@@ -1,4 +1,4 @@
-package io.colocation.broker.config;
+package io.colocation.model.config;
 
 /** How Batch is derived from high-priority pods: by their usage, their requests, or the larger of the two. */
 public enum CalculatePolicy {

@@ -1,10 +1,10 @@
-package io.colocation.broker.kube;
+package io.colocation.model.pod;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.Resources;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class PodInputsTest {
+class PodClassifierTest {
 
     private static ContainerBuilder container(String name, String cpuReq, String memReq, String cpuLim, String memLim) {
         ContainerBuilder c = new ContainerBuilder().withName(name).withNewResources().endResources();

@@ -1,4 +1,4 @@
-package io.colocation.broker.config;
+package io.colocation.model.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.colocation.broker.config;
+package io.colocation.model.config;
 
 import java.util.List;
 import java.util.Map;

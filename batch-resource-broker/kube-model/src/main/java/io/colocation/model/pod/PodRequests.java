@@ -1,6 +1,8 @@
-package io.colocation.broker.kube;
+package io.colocation.model.pod;
 
-import io.colocation.broker.calculation.Resources;
+import io.colocation.model.ResourceLists;
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.Resources;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;

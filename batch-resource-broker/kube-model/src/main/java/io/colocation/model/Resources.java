@@ -1,4 +1,4 @@
-package io.colocation.broker.calculation;
+package io.colocation.model;
 
 /** CPU in milli-cores and memory in bytes: the two resources Batch and Mid are made of. */
 public record Resources(long cpuMilli, long memoryBytes) {
@@ -27,18 +27,5 @@ public record Resources(long cpuMilli, long memoryBytes) {
     /** CPU from this, memory from {@code memorySource} (an LSE pod: CPU by request, memory by usage). */
     public Resources withMemoryOf(Resources memorySource) {
         return new Resources(cpuMilli, memorySource.memoryBytes);
-    }
-
-    /**
-     * Each resource times {@code (100 - percent) / 100}, truncated: Koordinator's safety margin, computed
-     * in float64 exactly as {@code MultiplyMilliQuant}/{@code MultiplyQuant} do so results match to the unit.
-     */
-    static long scaleByRemainderPercent(long value, long percent) {
-        return (long) ((double) value * ((double) (100 - percent) / 100.0));
-    }
-
-    /** {@code value * percent / 100}, truncated, in float64 as Koordinator computes thresholds. */
-    static long scaleByPercent(long value, long percent) {
-        return (long) ((double) value * ((double) percent / 100.0));
     }
 }

@@ -1,30 +1,31 @@
-package io.colocation.broker.kube;
+package io.colocation.model;
 
+import io.colocation.api.Quantities;
+import io.colocation.api.InvalidInputException;
 import io.colocation.api.ResourceNames;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.colocation.broker.calculation.Resources;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
 
 /** The cpu (milli-cores) and memory (bytes) of a Kubernetes resource list; a missing one is 0. */
-final class ResourceLists {
+public final class ResourceLists {
     private ResourceLists() {
     }
 
     /** A list from a typed object (pod containers, node status). */
-    static Resources cpuMemory(Map<String, Quantity> list, String where) throws InvalidInputException {
+    public static Resources cpuMemory(Map<String, Quantity> list, String where) throws InvalidInputException {
         Quantity cpu = list == null ? null : list.get("cpu");
         Quantity memory = list == null ? null : list.get("memory");
         return of(cpu == null ? null : cpu.toString(), memory == null ? null : memory.toString(), where);
     }
 
     /** The batch-cpu (milli-cores, written as the quantity's value) and batch-memory (bytes) of a typed list. */
-    static Resources batch(Map<String, Quantity> list, String where) throws InvalidInputException {
+    public static Resources batch(Map<String, Quantity> list, String where) throws InvalidInputException {
         return extended(list, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, where);
     }
 
     /** An extended cpu/memory pair (batch-*, mid-*), each written as a plain value; a missing one is 0. */
-    static Resources extended(Map<String, Quantity> list, String cpuName, String memoryName, String where)
+    public static Resources extended(Map<String, Quantity> list, String cpuName, String memoryName, String where)
             throws InvalidInputException {
         Quantity cpu = list == null ? null : list.get(cpuName);
         Quantity memory = list == null ? null : list.get(memoryName);
@@ -34,7 +35,7 @@ final class ResourceLists {
     }
 
     /** A list from JSON (NodeMetric, annotations). */
-    static Resources cpuMemory(JsonNode list, String where) throws InvalidInputException {
+    public static Resources cpuMemory(JsonNode list, String where) throws InvalidInputException {
         if (list == null || list.isNull() || list.isMissingNode()) {
             return Resources.ZERO;
         }

@@ -1,0 +1,131 @@
+package io.colocation.model.node;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.InvalidInputException;
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.api.PriorityClass;
+import io.colocation.api.Quantities;
+import io.colocation.api.ResourceNames;
+import io.colocation.model.ResourceLists;
+import io.colocation.model.Resources;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The Koordinator node annotations the calculation reads. Those Koordinator tolerates when malformed
+ * (reservation, CPU normalization ratio) are ignored with a note; a malformed {@code thirdPartyAllocations},
+ * which makes Koordinator fail the node's update, is an error.
+ */
+public final class NodeAnnotations {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern CPU_LIST = Pattern.compile("\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*");
+    /** Linux's largest NR_CPUS is 8192; ids far past it are a typo or an attack, not a machine. */
+    private static final int MAX_CPU_ID = 65536;
+    private static final int MAX_CPU_LIST_LENGTH = 16384;
+
+    private NodeAnnotations() {
+    }
+
+    /** {@code node.koordinator.sh/reservation}: resources, with reservedCPUs' count replacing the CPU. */
+    public static Resources reservation(String json, String where, List<String> notes) throws InvalidInputException {
+        if (json == null) {
+            return Resources.ZERO;
+        }
+        String at = where + ": annotation " + KoordinatorKeys.ANNOTATION_NODE_RESERVATION;
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            notes.add("ignored " + at + ": malformed JSON (" + e.getOriginalMessage() + ")");
+            return Resources.ZERO;
+        }
+        if (root == null || !root.isObject()) {
+            notes.add("ignored " + at + ": not a JSON object");
+            return Resources.ZERO;
+        }
+        Resources reserved = ResourceLists.cpuMemory(root.get("resources"), at + " resources");
+        JsonNode cpus = root.get("reservedCPUs");
+        if (cpus != null && cpus.isTextual() && !cpus.textValue().isEmpty()) {
+            int count = countCpus(cpus.textValue());
+            if (count < 0) {
+                notes.add("ignored " + at + ": reservedCPUs \"" + cpus.textValue() + "\" is not a CPU list such as 0-3,8");
+            } else {
+                reserved = new Resources(count * 1000L, reserved.memoryBytes());
+            }
+        }
+        return reserved;
+    }
+
+    /** The number of CPUs in a Linux CPU list ({@code 0-3,8}), or -1 if it is not one. */
+    public static int countCpus(String list) {
+        if (list.length() > MAX_CPU_LIST_LENGTH || !CPU_LIST.matcher(list).matches()) {
+            return -1;
+        }
+        java.util.BitSet cpus = new java.util.BitSet();
+        for (String part : list.split(",")) {
+            String[] range = part.trim().split("\\s*-\\s*");
+            if (range[0].length() > 6 || range[range.length - 1].length() > 6) {
+                return -1;
+            }
+            int from = Integer.parseInt(range[0]);
+            int to = range.length == 2 ? Integer.parseInt(range[1]) : from;
+            if (to < from || to >= MAX_CPU_ID) {
+                return -1;
+            }
+            cpus.set(from, to + 1);
+        }
+        return cpus.cardinality();
+    }
+
+    public static Double normalizationRatio(String value, String where, List<String> notes) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            double ratio = Double.parseDouble(value.trim());
+            if (Double.isNaN(ratio) || Double.isInfinite(ratio)) {
+                throw new NumberFormatException();
+            }
+            return ratio;
+        } catch (NumberFormatException e) {
+            notes.add("ignored " + where + ": annotation " + KoordinatorKeys.ANNOTATION_CPU_NORMALIZATION_RATIO + "=\""
+                    + value + "\" is not a number");
+            return null;
+        }
+    }
+
+    /** Sum of the {@code koord-batch} entries of {@code node.koordinator.sh/thirdPartyAllocations}; null if absent. */
+    public static Resources thirdPartyBatch(String json, String where) throws InvalidInputException {
+        if (json == null) {
+            return null;
+        }
+        String at = where + ": annotation " + KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS;
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(at + ": malformed JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidInputException(at + ": must be a JSON object {\"allocations\":[...]}");
+        }
+        Resources sum = Resources.ZERO;
+        JsonNode allocations = root.path("allocations");
+        for (int i = 0; i < allocations.size(); i++) {
+            JsonNode a = allocations.get(i);
+            if (PriorityClass.fromName(a.path("priority").asText()) != PriorityClass.BATCH) {
+                continue;
+            }
+            JsonNode resources = a.path("resources");
+            String entry = at + " allocations[" + i + "].resources.";
+            long cpu = resources.has(ResourceNames.BATCH_CPU)
+                    ? Quantities.value(resources.get(ResourceNames.BATCH_CPU).asText(), entry + ResourceNames.BATCH_CPU) : 0;
+            long memory = resources.has(ResourceNames.BATCH_MEMORY)
+                    ? Quantities.value(resources.get(ResourceNames.BATCH_MEMORY).asText(), entry + ResourceNames.BATCH_MEMORY) : 0;
+            sum = sum.plus(new Resources(cpu, memory));
+        }
+        return sum;
+    }
+}
