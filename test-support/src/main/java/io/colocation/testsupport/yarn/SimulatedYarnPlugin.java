@@ -1,7 +1,6 @@
 package io.colocation.testsupport.yarn;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
@@ -25,7 +24,6 @@ import org.apache.curator.framework.recipes.cache.CuratorCache;
  * went away.
  */
 public final class SimulatedYarnPlugin implements Closeable {
-    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final CuratorFramework zk;
     private final String root;
@@ -56,7 +54,7 @@ public final class SimulatedYarnPlugin implements Closeable {
 
     private synchronized void apply(byte[] bytes) {
         try {
-            YarnGrant g = JSON.readValue(bytes, YarnGrant.class);
+            YarnGrant g = YarnContractCodec.read("grant", bytes, YarnGrant.class);
             if (g.epoch() < highestEpoch) {
                 return; // a deposed leader's grant: ignored, as the plugin does
             }
@@ -131,7 +129,7 @@ public final class SimulatedYarnPlugin implements Closeable {
     }
 
     private void write(String path, Object doc) throws Exception {
-        byte[] data = JSON.writeValueAsBytes(doc);
+        byte[] data = YarnContractCodec.write(doc);
         if (zk.checkExists().forPath(path) == null) {
             try {
                 zk.create().creatingParentsIfNeeded().forPath(path, data);

@@ -7,7 +7,16 @@ import java.util.Map;
  * partition).
  */
 public record YarnDemand(int pendingVcores, long pendingMemoryMB, Map<String, Partition> partitions, long reportedAtMillis) {
+    public YarnDemand {
+        Validation.notNegative("pendingVcores", pendingVcores);
+        Validation.notNegative("pendingMemoryMB", pendingMemoryMB);
+    }
+
 
     public record Partition(int pendingVcores, long pendingMemoryMB) {
+        public Partition {
+            Validation.notNegative("pendingVcores", pendingVcores);
+            Validation.notNegative("pendingMemoryMB", pendingMemoryMB);
+        }
     }
 }

@@ -3,15 +3,12 @@ package io.colocation.broker.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
-import io.colocation.broker.calculation.NodeMetricState;
 import io.colocation.broker.calculation.NodeReclaim;
-import io.colocation.broker.calculation.NodeResourceCalculator;
-import io.colocation.broker.calculation.NodeState;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationConfigParser;
 import io.colocation.model.config.InvalidConfigException;
-import io.colocation.model.config.NodeStrategyResolver;
 import io.colocation.api.InvalidInputException;
+import io.colocation.broker.kube.NodeCalculation;
 import io.colocation.broker.kube.NodeInputs;
 import io.colocation.broker.kube.NodeMetricInputs;
 import io.fabric8.kubernetes.api.model.Node;
@@ -159,6 +156,11 @@ public final class CalcCommand {
                     if (previous != null) {
                         throw new CalcException(doc.file() + ": Pod " + doc.name() + " is given twice (also in " + previous + ")");
                     }
+                    try {
+                        NodeInputs.pod(pod, new ArrayList<>());
+                    } catch (InvalidInputException e) {
+                        throw new CalcException(doc.file() + ": " + e.getMessage());
+                    }
                     String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
                     if (nodeName != null && !nodeName.isEmpty()) {
                         podsByNode.computeIfAbsent(nodeName, k -> new ArrayList<>()).add(pod);
@@ -188,6 +190,16 @@ public final class CalcCommand {
         if (nodes.isEmpty()) {
             throw new CalcException("no Node in the input (" + String.join(", ", files) + ")");
         }
+        for (Map.Entry<String, List<Pod>> bound : podsByNode.entrySet()) {
+            if (!nodes.containsKey(bound.getKey())) {
+                for (Pod pod : bound.getValue()) {
+                    String ns = pod.getMetadata().getNamespace();
+                    String name = ns == null || ns.isEmpty() ? pod.getMetadata().getName() : ns + "/" + pod.getMetadata().getName();
+                    warnings.println("colocation calc: warning: " + podSources.get(name) + ": Pod " + name
+                            + " is bound to Node " + bound.getKey() + ", which is not in the input: not counted");
+                }
+            }
+        }
         ColocationConfig config = ColocationConfig.defaults();
         if (sloConfig != null) {
             String json = sloConfig.object().path("data").path(KoordinatorKeys.COLOCATION_CONFIG_KEY).asText(null);
@@ -202,47 +214,25 @@ public final class CalcCommand {
         List<NodeReclaim> results = new ArrayList<>();
         for (KubeDocuments.Sourced nodeDoc : nodes.values()) {
             Node node = convert(nodeDoc, Node.class);
-            List<String> notes = new ArrayList<>();
-            NodeStrategyResolver.Resolved strategy = NodeStrategyResolver.resolve(config,
-                    node.getMetadata().getLabels(), node.getMetadata().getAnnotations());
-            notes.addAll(strategy.notes());
             KubeDocuments.Sourced metricDoc = nodeMetrics.get(nodeDoc.name());
-            NodeState state;
-            NodeMetricState metric;
+            NodeCalculation.Metric metric;
             try {
-                state = NodeInputs.node(node, podsByNode.getOrDefault(nodeDoc.name(), List.of()), notes);
-            } catch (InvalidInputException e) {
-                throw new CalcException(nodeDoc.file() + " (or the pod files): " + e.getMessage());
-            }
-            try {
-                metric = metricDoc == null ? null : NodeMetricInputs.read(metricDoc.object());
+                metric = metricDoc == null ? NodeCalculation.Metric.unusable("no NodeMetric " + nodeDoc.name() + " in the input")
+                        : NodeCalculation.Metric.of(NodeMetricInputs.read(metricDoc.object()));
             } catch (InvalidInputException e) {
                 throw new CalcException(metricDoc.file() + ": " + e.getMessage());
             }
-            if (metricDoc == null) {
-                notes.add("no NodeMetric " + nodeDoc.name() + " in the input: Batch and Mid degrade to absent");
+            NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node,
+                    podsByNode.getOrDefault(nodeDoc.name(), List.of()), metric, now);
+            if (outcome.invalidInput() != null) {
+                throw new CalcException(nodeDoc.file() + ": " + outcome.invalidInput());
             }
-            for (String note : notes) {
+            for (String note : outcome.notes()) {
                 warnings.println("colocation calc: note: Node " + nodeDoc.name() + ": " + note);
             }
-            NodeReclaim reclaim = NodeResourceCalculator.calculate(strategy.strategy(), state, metric, now);
-            List<String> explain = new ArrayList<>();
-            explain.add("strategy: " + strategy.source() + describe(strategy.strategy()));
-            explain.addAll(notes);
-            explain.addAll(reclaim.explain());
-            results.add(new NodeReclaim(reclaim.name(), reclaim.allocatable(), reclaim.originBatch(), reclaim.degraded(), explain));
+            results.add(outcome.reclaim());
         }
         return results;
-    }
-
-    private static String describe(io.colocation.model.config.ColocationStrategy s) {
-        return String.format(" (enable=%s, cpuReclaimThresholdPercent=%d, cpuCalculatePolicy=%s, memoryReclaimThresholdPercent=%d,"
-                + " memoryCalculatePolicy=%s, degradeTimeMinutes=%d%s%s%s)", s.isEnabled(), s.cpuReclaimThresholdPercent(),
-                s.cpuCalculatePolicy().json(), s.memoryReclaimThresholdPercent(), s.memoryCalculatePolicy().json(),
-                s.degradeTimeMinutes(),
-                s.batchCPUThresholdPercent() == null ? "" : ", batchCPUThresholdPercent=" + s.batchCPUThresholdPercent(),
-                s.batchMemoryThresholdPercent() == null ? "" : ", batchMemoryThresholdPercent=" + s.batchMemoryThresholdPercent(),
-                s.isMidStatic() ? ", midReclaimMode=static" : "");
     }
 
     private static <T> T convert(KubeDocuments.Sourced doc, Class<T> type) throws CalcException {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.calculation.NodeMetricState;
+import io.colocation.broker.state.LastGoodConfig;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationConfigParser;
 import io.colocation.model.config.InvalidConfigException;
@@ -48,17 +49,23 @@ public final class ClusterView implements Closeable {
     private SharedIndexInformer<GenericKubernetesResource> nodeMetrics;
     private SharedIndexInformer<ConfigMap> sloConfig;
     private final Map<String, ParsedMetric> parsedMetrics = new ConcurrentHashMap<>();
-    private volatile ParsedConfig parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null);
+    private final LastGoodConfig lastGood;
+    private volatile ParsedConfig parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null, true, false);
 
     /** A NodeMetric read once per resourceVersion: the state, or why it cannot be used. */
     public record ParsedMetric(String resourceVersion, NodeMetricState state, String error) {
     }
 
-    private record ParsedConfig(String resourceVersion, ColocationConfig config, String error) {
+    /**
+     * @param usable   false when the ConfigMap is malformed and no good configuration is known at all
+     * @param accepted the config came from a ConfigMap (now or earlier), not from Koordinator's defaults
+     */
+    private record ParsedConfig(String resourceVersion, ColocationConfig config, String error, boolean usable, boolean accepted) {
     }
 
-    public ClusterView(KubernetesClient client, String sloNamespace, Runnable onChange) {
+    public ClusterView(KubernetesClient client, String sloNamespace, LastGoodConfig lastGood, Runnable onChange) {
         this.client = client;
+        this.lastGood = lastGood;
         this.sloNamespace = sloNamespace;
         this.onChange = onChange;
     }
@@ -185,16 +192,17 @@ public final class ClusterView implements Closeable {
     }
 
     /**
-     * The colocation config of the ConfigMap: Koordinator's defaults when it is absent; the last good
-     * one (with the error to report) when an update is malformed.
+     * The colocation config of the ConfigMap: Koordinator's defaults when it is absent. When an update is
+     * malformed: the last good one (from memory, else as kept by {@link LastGoodConfig}), with the error to
+     * report; with none at all, {@link #configUsable()} turns false.
      */
     public ColocationConfig colocationConfig() {
         ConfigMap cm = sloConfig.getStore().getByKey(sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME);
         ParsedConfig current = parsedConfig;
         String version = cm == null ? null : cm.getMetadata().getResourceVersion();
         if (cm == null) {
-            if (current.resourceVersion() != null) {
-                parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null);
+            if (current.resourceVersion() != null || !current.usable()) {
+                parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null, true, false);
             }
             return parsedConfig.config();
         }
@@ -206,13 +214,40 @@ public final class ClusterView implements Closeable {
         String json = cm.getData() == null ? null : cm.getData().get(KoordinatorKeys.COLOCATION_CONFIG_KEY);
         try {
             ColocationConfig config = ColocationConfigParser.parse(json, source);
-            parsedConfig = new ParsedConfig(version, config, null);
+            parsedConfig = new ParsedConfig(version, config, null, true, true);
+            if (json != null) {
+                lastGood.save(json);
+            }
             LOG.info("using {} (resourceVersion {})", source, version);
         } catch (InvalidConfigException e) {
-            LOG.error("keeping the previous colocation config: {}", e.getMessage());
-            parsedConfig = new ParsedConfig(version, current.config(), e.getMessage());
+            parsedConfig = refused(version, current, e.getMessage());
         }
         return parsedConfig.config();
+    }
+
+    private ParsedConfig refused(String version, ParsedConfig current, String error) {
+        if (current.accepted()) {
+            LOG.error("keeping the previous colocation config: {}", error);
+            return new ParsedConfig(version, current.config(), error, true, true);
+        }
+        Optional<String> kept = lastGood.load();
+        if (kept.isPresent()) {
+            try {
+                ColocationConfig config = ColocationConfigParser.parse(kept.get(), "the last good colocation-config kept by the broker");
+                LOG.error("using the last good colocation config the broker kept: {}", error);
+                return new ParsedConfig(version, config, error + " (using the last good configuration the broker kept)", true, true);
+            } catch (InvalidConfigException keptInvalid) {
+                LOG.error("the kept colocation config is not valid either: {}", keptInvalid.getMessage());
+            }
+        }
+        String why = error + "; no good configuration is known: Batch already published is kept (nodes frozen) until it is fixed";
+        LOG.error("{}", why);
+        return new ParsedConfig(version, current.config(), why, false, false);
+    }
+
+    /** False when the ConfigMap is malformed and no good configuration is known: nodes must be frozen. */
+    public boolean configUsable() {
+        return parsedConfig.usable();
     }
 
     /** Why the last ConfigMap update was refused, or null. */

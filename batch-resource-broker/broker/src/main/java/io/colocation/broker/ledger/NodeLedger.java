@@ -18,6 +18,9 @@ import java.util.List;
  * @param excess            use beyond origin, to be taken back (preemption, eviction)
  * @param overcommit        granted beyond origin (shared policy)
  * @param mid               Mid published to Kubernetes, null when absent
+ * @param degraded          the node's Batch is not calculated from fresh, valid inputs
+ * @param degradedReason    why (NodeMetric missing or stale, an input that cannot be read and whether the
+ *                          node is frozen or its Batch removed), null when not degraded
  * @param yarn              the NodeManager, null when the node has none
  * @param explain           the calculation's and the arbitration's explanation, one line each
  */
@@ -39,6 +42,7 @@ public record NodeLedger(
         Resources overcommit,
         Resources mid,
         boolean degraded,
+        String degradedReason,
         boolean drained,
         YarnNode yarn,
         Publication lastKubernetesPublication,

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import io.colocation.broker.log.DistinctWarnings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,7 @@ public final class ArbitrationLoop implements Closeable {
     private boolean pending;
     private volatile boolean running;
     private Thread thread;
+    private final DistinctWarnings failures = new DistinctWarnings(LOG);
 
     public ArbitrationLoop(BrokerReconciler reconciler, Duration interval, Duration debounce) {
         this.reconciler = reconciler;
@@ -74,7 +76,8 @@ public final class ArbitrationLoop implements Closeable {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
-                LOG.error("broker pass failed; the next one runs in {} ms", interval.toMillis(), e);
+                LOG.debug("broker pass failed", e);
+                failures.warn("broker pass", "failed (" + e + "); the next one runs in " + interval.toMillis() + " ms");
             }
         }
     }

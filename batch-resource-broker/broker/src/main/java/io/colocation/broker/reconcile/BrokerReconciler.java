@@ -6,20 +6,18 @@ import io.colocation.broker.arbitration.ArbitrationSettings;
 import io.colocation.broker.arbitration.Decision;
 import io.colocation.broker.arbitration.GrantArbiter;
 import io.colocation.broker.arbitration.SideState;
-import io.colocation.broker.calculation.NodeMetricState;
 import io.colocation.broker.calculation.NodeReclaim;
-import io.colocation.broker.calculation.NodeResourceCalculator;
-import io.colocation.broker.calculation.NodeState;
 import io.colocation.model.Resources;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationStrategy;
-import io.colocation.model.config.NodeStrategyResolver;
 import io.colocation.broker.kube.BatchPublication;
 import io.colocation.broker.kube.ClusterView;
 import io.colocation.api.InvalidInputException;
 import io.colocation.broker.kube.NodeInputs;
 import io.colocation.broker.kube.NodeManagerIdentity;
-import io.colocation.broker.kube.NodeStatusPublisher;
+import io.colocation.broker.kube.KubernetesSide;
+import io.colocation.broker.kube.NodeCalculation;
+import io.colocation.broker.log.DistinctWarnings;
 import io.colocation.model.pod.PodRequests;
 import io.colocation.broker.kube.PublicationThreshold;
 import io.colocation.broker.ledger.Ledger;
@@ -67,7 +65,7 @@ public final class BrokerReconciler implements Closeable {
     static final long MIB = 1024L * 1024L;
 
     private final ClusterView view;
-    private final NodeStatusPublisher kubernetes;
+    private final KubernetesSide kubernetes;
     private final Map<String, YarnSide> yarnSides;
     private final LeaderEpoch leadership;
     private final ArbitrationSettings arbitration;
@@ -80,7 +78,12 @@ public final class BrokerReconciler implements Closeable {
     private final Map<String, Resources> yarnPublished = new ConcurrentHashMap<>();
     private final Map<String, Publication> lastKubernetes = new ConcurrentHashMap<>();
     private final Map<String, Publication> lastYarn = new ConcurrentHashMap<>();
+    /** Nodes whose inputs cannot be read: since when, and why (the grace before Batch is removed runs from then). */
+    private final Map<String, Fault> faults = new ConcurrentHashMap<>();
+    private final DistinctWarnings nodeWarnings = new DistinctWarnings(LOG);
+    private final DistinctWarnings demandWarnings = new DistinctWarnings(LOG);
     private volatile long resumedEpoch = -1;
+    private volatile String resumeProblem;
     private final Stats stats = new Stats();
 
     /** Counters since start, for the metrics. */
@@ -97,6 +100,10 @@ public final class BrokerReconciler implements Closeable {
         public volatile Instant lastPassAt;
     }
 
+    /** A node input that cannot be read, first seen at {@code since}. */
+    private record Fault(String cause, Instant since) {
+    }
+
     /** Batch and Mid as written (null: removed) and when. */
     private record Written(Resources batch, Resources mid, Instant at) {
     }
@@ -105,7 +112,7 @@ public final class BrokerReconciler implements Closeable {
     public record PassReport(boolean leading, int nodes, int kubernetesWrites, int yarnWrites, int errors, long millis) {
     }
 
-    public BrokerReconciler(ClusterView view, NodeStatusPublisher kubernetes, Map<String, YarnSide> yarnSides,
+    public BrokerReconciler(ClusterView view, KubernetesSide kubernetes, Map<String, YarnSide> yarnSides,
             LeaderEpoch leadership, ArbitrationSettings arbitration, boolean matchHostNames, int publishThreads,
             Ledger ledger, Clock clock) {
         this.view = view;
@@ -125,6 +132,28 @@ public final class BrokerReconciler implements Closeable {
 
     public Stats stats() {
         return stats;
+    }
+
+    /** Nodes whose inputs cannot be read now (frozen, or Batch removed after the grace), with why. */
+    public Map<String, String> nodeFaults() {
+        Map<String, String> out = new java.util.TreeMap<>();
+        faults.forEach((node, f) -> out.put(node, f.cause()));
+        return out;
+    }
+
+    /** Pending pods whose batch request cannot be read, with why (not counted in Kubernetes' demand). */
+    public Map<String, String> invalidPendingPods() {
+        return demandWarnings.current();
+    }
+
+    /** Why this replica leads but cannot publish, null when it publishes (or does not lead). */
+    public String publishingProblem() {
+        Optional<LeaderEpoch.Fence> fence = leadership.fence();
+        if (fence.isPresent() && fence.get().epoch() != resumedEpoch) {
+            return "leads with epoch " + fence.get().epoch() + " but has not resumed the persisted YARN grants yet"
+                    + (resumeProblem == null ? "" : ": " + resumeProblem);
+        }
+        return null;
     }
 
     /** Forget what was published so the next pass compares with the sides again and rewrites everything. */
@@ -153,7 +182,17 @@ public final class BrokerReconciler implements Closeable {
         Set<String> names = new HashSet<>();
         for (Node node : nodes) {
             names.add(node.getMetadata().getName());
-            work.add(decide(node, config, kubernetesDemand, known, apiServerUp, leading, now));
+            if (!view.configUsable()) {
+                work.add(frozen(node, view.configError(), false, leading, now)); // reported once by the view, not per node
+                continue;
+            }
+            try {
+                work.add(decide(node, config, kubernetesDemand, known, apiServerUp, leading, now));
+            } catch (RuntimeException e) {
+                // An input shape no validation foresaw: this node alone is frozen, the pass goes on.
+                LOG.debug("node {}: unexpected failure of its decision", node.getMetadata().getName(), e);
+                work.add(frozen(node, "unexpected error while deciding: " + e, leading, now));
+            }
         }
         int kWrites = 0;
         int yWrites = 0;
@@ -168,9 +207,9 @@ public final class BrokerReconciler implements Closeable {
             try {
                 entry = done.get(i).get();
             } catch (ExecutionException e) {
-                LOG.error("pass failed for node {}", work.get(i).node, e.getCause());
+                LOG.debug("node {}: unexpected failure of its publication", work.get(i).node, e.getCause());
+                entry = frozenLedger(frozen(work.get(i).object, "unexpected error while publishing: " + e.getCause(), leading, now), now);
                 errors++;
-                continue;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -200,6 +239,8 @@ public final class BrokerReconciler implements Closeable {
             }
         }
         ledger.retain(names);
+        faults.keySet().retainAll(names);
+        nodeWarnings.retain(names);
         kubernetesWritten.keySet().retainAll(names);
         yarnPublished.keySet().retainAll(names);
         lastKubernetes.keySet().retainAll(names);
@@ -227,14 +268,19 @@ public final class BrokerReconciler implements Closeable {
                 side.resume();
             } catch (NotLeaderException e) {
                 LOG.warn("lost the lead while resuming: {}", e.getMessage());
+                resumeProblem = e.getMessage();
                 return false;
             } catch (IOException e) {
-                LOG.error("YARN cluster {}: cannot resume its grants under epoch {}: {}; will retry", side.clusterId(), epoch,
-                        e.getMessage());
+                String why = "YARN cluster " + side.clusterId() + ": cannot resume its grants under epoch " + epoch + ": " + e.getMessage();
+                if (!why.equals(resumeProblem)) {
+                    LOG.error("{}; will retry every pass", why);
+                }
+                resumeProblem = why;
                 return false;
             }
         }
         resumedEpoch = epoch;
+        resumeProblem = null;
         LOG.info("leading with epoch {}: resumed the persisted grants of {} YARN cluster(s)", epoch, yarnSides.size());
         return true;
     }
@@ -247,16 +293,24 @@ public final class BrokerReconciler implements Closeable {
             if (phase == null || "Pending".equals(phase)) {
                 try {
                     sum = sum.plus(PodRequests.batch(pod, "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + ": "));
+                    demandWarnings.resolved(podKey(pod));
                 } catch (InvalidInputException e) {
-                    LOG.debug("demand: {}", e.getMessage());
+                    demandWarnings.warn(podKey(pod), "pending pod not counted in Kubernetes' demand: " + e.getMessage());
                 }
             }
         }
         return sum;
     }
 
-    /** Everything decided for a node, before publication. */
-    private record NodeWork(String node, Node object, ColocationStrategy strategy, NodeReclaim reclaim, Resources origin,
+    private static String podKey(Pod pod) {
+        return "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    /**
+     * Everything decided for a node, before publication. {@code frozen} (with no decision) when the node's
+     * grants stay as they are this pass; {@code degradedReason} when its Batch is not from fresh, valid inputs.
+     */
+    private record NodeWork(String node, Node object, String frozen, String degradedReason, ColocationStrategy strategy, NodeReclaim reclaim, Resources origin,
             boolean drained, Resources capacity, Resources nodeUsage, Resources kubernetesUsed, Resources yarnUsed,
             NodeManagerIdentity.NodeManager nm, YarnSide side, boolean yarnReachable, Resources yarnApplied,
             Decision decision, Resources currentBatch, Resources currentMid, List<String> explain) {
@@ -267,35 +321,37 @@ public final class BrokerReconciler implements Closeable {
         String name = node.getMetadata().getName();
         List<String> explain = new ArrayList<>();
         List<Pod> pods = view.podsOn(name);
-        NodeStrategyResolver.Resolved strategy = NodeStrategyResolver.resolve(config, node.getMetadata().getLabels(),
-                node.getMetadata().getAnnotations());
-        explain.add("strategy: " + strategy.source());
-        explain.addAll(strategy.notes());
+        NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, pods, metricOf(name), now);
+        explain.addAll(outcome.explain());
         if (view.configError() != null) {
             explain.add("the latest slo-controller-config was refused, the previous one is used: " + view.configError());
         }
-        NodeReclaim reclaim;
-        Resources capacity = Resources.ZERO;
-        Resources nodeUsage = null;
-        try {
-            NodeState state = NodeInputs.node(node, pods, explain);
-            capacity = state.capacity();
-            NodeMetricState metric = null;
-            Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
-            if (parsed.isEmpty()) {
-                explain.add("no NodeMetric " + name + ": Batch and Mid degrade to absent");
-            } else if (parsed.get().error() != null) {
-                explain.add("NodeMetric " + name + " is unusable (" + parsed.get().error() + "): Batch and Mid degrade to absent");
-            } else {
-                metric = parsed.get().state();
-                nodeUsage = metric.nodeUsage();
+        NodeReclaim reclaim = outcome.reclaim();
+        String degradedReason = null;
+        if (outcome.invalidInput() != null) {
+            Fault fault = faults.compute(name, (k, old) -> old != null && old.cause().equals(outcome.invalidInput())
+                    ? old : new Fault(outcome.invalidInput(), now));
+            reportFault(name, "BatchInputInvalid", outcome.invalidInput(), leading);
+            Instant removeAt = fault.since().plusSeconds(60L * outcome.strategy().degradeTimeMinutes());
+            if (now.isBefore(removeAt)) {
+                return frozen(node, outcome.invalidInput() + "; grants frozen at their last values until it is fixed or until "
+                        + removeAt + " (degradeTimeMinutes after it appeared), then Batch is removed", leading, now);
             }
-            reclaim = NodeResourceCalculator.calculate(strategy.strategy(), state, metric, now);
-        } catch (InvalidInputException e) {
-            explain.add("cannot calculate: " + e.getMessage() + "; Batch and Mid removed until it is fixed");
+            degradedReason = "input invalid since " + fault.since() + ": " + outcome.invalidInput() + "; Batch removed";
+            explain.add("cannot calculate: " + outcome.invalidInput() + "; invalid for more than degradeTimeMinutes: Batch and Mid"
+                    + " removed until it is fixed");
             reclaim = new NodeReclaim(name, Map.of(), Resources.ZERO, true, List.of());
+        } else {
+            if (faults.remove(name) != null) {
+                explain.add("the input that froze this node is fixed");
+            }
+            nodeWarnings.resolved("node " + name);
+            if (reclaim.degraded()) {
+                degradedReason = metricOf(name).unusable() != null ? metricOf(name).unusable() : "NodeMetric stale";
+            }
         }
-        explain.addAll(reclaim.explain());
+        Resources capacity = outcome.capacity();
+        Resources nodeUsage = outcome.nodeUsage();
         boolean drained = "true".equalsIgnoreCase(annotation(node, ANNOTATION_DRAIN_BATCH));
         Resources origin = reclaim.originBatch();
         if (drained) {
@@ -364,11 +420,62 @@ public final class BrokerReconciler implements Closeable {
         }
         Decision decision = side == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y);
         explain.add(decision.explanation());
-        return new NodeWork(name, node, strategy.strategy(), reclaim, origin, drained, capacity, nodeUsage, kubernetesUsed, yarnUsed,
+        return new NodeWork(name, node, null, degradedReason, outcome.strategy(), reclaim, origin, drained, capacity, nodeUsage, kubernetesUsed, yarnUsed,
                 nm.nodeManager(), side, yarnReachable, yarnApplied, decision, currentBatch, currentMid, explain);
     }
 
+    /** The node's NodeMetric as the view parsed it. */
+    private NodeCalculation.Metric metricOf(String name) {
+        Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
+        if (parsed.isEmpty()) {
+            return NodeCalculation.Metric.unusable("no NodeMetric " + name);
+        }
+        if (parsed.get().error() != null) {
+            return NodeCalculation.Metric.unusable("NodeMetric " + name + " is unusable (" + parsed.get().error() + ")");
+        }
+        return NodeCalculation.Metric.of(parsed.get().state());
+    }
+
+    /** WARN once per node and cause, and (leading) a Warning Event on the node. */
+    private void reportFault(String node, String reason, String cause, boolean leading) {
+        if (nodeWarnings.warn("node " + node, cause) && leading) {
+            kubernetes.warn(node, reason, cause);
+        }
+    }
+
+    /** A node whose grants stay as published this pass. */
+    private NodeWork frozen(Node node, String cause, boolean leading, Instant now) {
+        return frozen(node, cause, true, leading, now);
+    }
+
+    private NodeWork frozen(Node node, String cause, boolean report, boolean leading, Instant now) {
+        String name = node.getMetadata().getName();
+        if (report) {
+            faults.putIfAbsent(name, new Fault(cause, now));
+            reportFault(name, "BatchFrozen", cause, leading);
+        }
+        Written written = leading ? kubernetesWritten.get(name) : null;
+        Resources currentBatch = written != null ? written.batch() : published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY);
+        Resources currentMid = written != null ? written.mid() : published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY);
+        List<String> explain = List.of("frozen: " + cause);
+        return new NodeWork(name, node, cause, "frozen: " + cause, null, null, Resources.ZERO, false, Resources.ZERO, null,
+                Resources.ZERO, Resources.ZERO, null, null, true, null, null, currentBatch, currentMid, explain);
+    }
+
+    /** The ledger of a frozen node: the grants in force, nothing written. */
+    private NodeLedger frozenLedger(NodeWork w, Instant now) {
+        Resources kGrant = orDefault(w.currentBatch, Resources.ZERO);
+        Resources yGrant = orDefault(yarnPublished.get(w.node), Resources.ZERO);
+        return new NodeLedger(w.node, arbitration.policy().name().toLowerCase(java.util.Locale.ROOT),
+                w.capacity, null, Resources.ZERO, Resources.ZERO, Resources.ZERO, Resources.ZERO, kGrant, yGrant, kGrant, yGrant,
+                null, Resources.ZERO, Resources.ZERO, w.currentMid, true, w.degradedReason, false, null,
+                lastKubernetes.get(w.node), lastYarn.get(w.node), now, w.explain);
+    }
+
     private NodeLedger publish(NodeWork w, boolean leading, Instant now) {
+        if (w.frozen != null) {
+            return frozenLedger(w, now);
+        }
         Decision d = w.decision;
         boolean batchPresent = w.reclaim.allocatable().containsKey(ResourceNames.BATCH_CPU);
         Resources desiredBatch = batchPresent ? d.kubernetesPublish() : null;
@@ -408,7 +515,7 @@ public final class BrokerReconciler implements Closeable {
         return new NodeLedger(w.node, arbitration.policy().name().toLowerCase(java.util.Locale.ROOT),
                 w.capacity, w.nodeUsage, w.origin, w.kubernetesUsed, w.yarnUsed,
                 w.origin.minus(w.kubernetesUsed).minus(w.yarnUsed), d.kubernetesTarget(), d.yarnTarget(), kGrant, yGrant,
-                w.yarnApplied, d.excess(), d.overcommit(), desiredMid, w.reclaim.degraded(), w.drained,
+                w.yarnApplied, d.excess(), d.overcommit(), desiredMid, w.reclaim.degraded(), w.degradedReason, w.drained,
                 w.nm == null ? null : new NodeLedger.YarnNode(w.nm.clusterId(), w.nm.nodeId(), w.nm.source(), w.yarnReachable,
                         grantEpoch, grantVersion, acknowledged),
                 kPub, yPub, now, List.copyOf(w.explain));

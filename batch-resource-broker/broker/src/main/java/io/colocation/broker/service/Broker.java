@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import io.colocation.broker.state.ZooKeeperLastGoodConfig;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -49,6 +50,7 @@ public final class Broker implements Managed {
     private final Map<String, YarnSide> yarnSides = new LinkedHashMap<>();
     private ClusterView view;
     private BrokerReconciler reconciler;
+    private ZooKeeperLastGoodConfig lastGood;
     private ArbitrationLoop loop;
     private final String replicaId;
 
@@ -113,7 +115,8 @@ public final class Broker implements Managed {
         for (YarnSide side : yarnSides.values()) {
             side.start(wake);
         }
-        view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, wake);
+        lastGood = new ZooKeeperLastGoodConfig(zk, config.zookeeper.root);
+        view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, lastGood, wake);
         view.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
         reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes), yarnSides, leadership, arbitration,
                 config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock);
@@ -131,6 +134,7 @@ public final class Broker implements Managed {
         closing.add(loop);
         closing.add(reconciler);
         closing.add(view);
+        closing.add(lastGood);
         closing.addAll(yarnSides.values());
         closing.add(leadership);
         closing.add(zk);
@@ -178,6 +182,11 @@ public final class Broker implements Managed {
 
     public Map<String, YarnSide> yarnSides() {
         return yarnSides;
+    }
+
+    /** How long the pass loop may go without a pass before liveness fails. */
+    public Duration stallLimit() {
+        return Duration.ofMillis(Math.max(60_000, 10 * config.sync.intervalMs));
     }
 
     public BrokerReconciler reconciler() {

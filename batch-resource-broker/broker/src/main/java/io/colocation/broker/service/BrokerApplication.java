@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * {@code colocation broker conf/broker.yml}: the broker as a Dropwizard service. Application port: the
  * REST API under {@code /api/v1}. Admin port: health checks ({@code /healthcheck}), Dropwizard metrics
  * ({@code /metrics}), Prometheus exposition ({@code /prometheus}) and the tasks {@code drain-batch} and
- * {@code resync}. Mutating requests on both ports need the bearer token unless {@code auth.mode: none}.
+ * {@code resync}, and the Kubernetes probes {@code /livez} and {@code /readyz}. Mutating requests on both ports need the bearer token unless {@code auth.mode: none}.
  */
 public class BrokerApplication extends Application<BrokerConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerApplication.class);
@@ -86,6 +86,8 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         }
         BrokerHealthChecks.register(environment.healthChecks(), broker, config.yarn.clusters.stream().map(c -> c.id).toList());
 
+        environment.admin().addServlet("livez", ProbeServlet.liveness(this::stats, broker.stallLimit())).addMapping("/livez");
+        environment.admin().addServlet("readyz", ProbeServlet.readiness(environment.healthChecks())).addMapping("/readyz");
         environment.metrics().register("colocation.passes", (Gauge<Long>) () -> stats().passes.get());
         environment.metrics().register("colocation.last-pass-millis", (Gauge<Long>) () -> stats().lastPassMillis);
         environment.metrics().register("colocation.overcommit", (Gauge<Long>) () -> stats().overcommits.get());

@@ -3,7 +3,10 @@ package io.colocation.broker.service;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import io.colocation.broker.yarn.YarnSide;
+import io.colocation.broker.yarn.LeaderEpoch;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Health checks: the API server (informers watching), ZooKeeper, each YARN cluster, and the leadership. */
 final class BrokerHealthChecks {
@@ -43,12 +46,49 @@ final class BrokerHealthChecks {
         registry.register("leadership", new HealthCheck() {
             @Override
             protected Result check() {
-                var fence = broker.leadership().fence();
-                if (fence.isPresent()) {
-                    return Result.healthy("this replica (" + broker.replicaId() + ") leads with epoch " + fence.get().epoch());
+                LeaderEpoch.Status status = broker.leadership().status();
+                switch (status.role()) {
+                    case LEADING -> {
+                        String blocked = broker.reconciler() == null ? "not started" : broker.reconciler().publishingProblem();
+                        return blocked == null
+                                ? Result.healthy("this replica (" + broker.replicaId() + ") leads with epoch "
+                                        + broker.leadership().fence().map(LeaderEpoch.Fence::epoch).orElse(-1L))
+                                : Result.unhealthy("this replica (" + broker.replicaId() + ") " + blocked);
+                    }
+                    case LEADING_WITHOUT_EPOCH -> {
+                        return Result.unhealthy("this replica (" + broker.replicaId() + ") was elected but cannot publish: "
+                                + status.problem());
+                    }
+                    case STANDBY -> {
+                        return status.leaderId() != null && !status.leaderId().equals(broker.replicaId())
+                                ? Result.healthy("standby; the leader is " + status.leaderId() + " (as of " + status.observedAt() + ")")
+                                : Result.unhealthy("no broker leads: grants are not being published");
+                    }
+                    default -> {
+                        return Result.unhealthy("leader election is " + status.role().name().toLowerCase(java.util.Locale.ROOT));
+                    }
                 }
-                return broker.leadership().leaderId().map(id -> Result.healthy("standby; the leader is " + id))
-                        .orElseGet(() -> Result.unhealthy("no broker leads: grants are not being published"));
+            }
+        });
+        // A warning, not a failure: one node's bad input must not take the broker out of service.
+        registry.register("node-inputs", new HealthCheck() {
+            @Override
+            protected Result check() {
+                if (broker.reconciler() == null) {
+                    return Result.healthy("no pass yet");
+                }
+                Map<String, String> faults = broker.reconciler().nodeFaults();
+                Map<String, String> pods = broker.reconciler().invalidPendingPods();
+                if (faults.isEmpty() && pods.isEmpty()) {
+                    return Result.healthy("every node's inputs are valid");
+                }
+                return Result.builder().healthy().withDetail("warning", true).withDetail("nodes", faults)
+                        .withDetail("pendingPods", pods)
+                        .withMessage("warning: " + faults.size() + " node(s) with invalid inputs"
+                                + (faults.isEmpty() ? "" : " (" + faults.keySet().stream().limit(5).collect(Collectors.joining(", "))
+                                        + (faults.size() > 5 ? ", ..." : "") + ")")
+                                + ", " + pods.size() + " pending pod(s) with invalid batch requests; see the ledger's degradedReason")
+                        .build();
             }
         });
     }

@@ -1,8 +1,8 @@
 package io.colocation.broker.yarn;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnContractCodec;
+import io.colocation.broker.log.DistinctWarnings;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
@@ -11,6 +11,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -30,14 +31,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class YarnGrantPublisher implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(YarnGrantPublisher.class);
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final CuratorFramework client;
     private final LeaderEpoch leadership;
     private final String root;
     private final String clusterId;
     private final CuratorCache cache;
+    private final DistinctWarnings invalidDocuments = new DistinctWarnings(LOG);
+    private final Map<String, Object> lastValid = new java.util.concurrent.ConcurrentHashMap<>();
 
     public YarnGrantPublisher(CuratorFramework client, LeaderEpoch leadership, String root, String clusterId) {
         this.client = client;
@@ -96,7 +97,7 @@ public final class YarnGrantPublisher implements Closeable {
             Stat stat = new Stat();
             YarnGrant previous = null;
             try {
-                previous = JSON.readValue(client.getData().storingStatIn(stat).forPath(path), YarnGrant.class);
+                previous = YarnContractCodec.read(path, client.getData().storingStatIn(stat).forPath(path), YarnGrant.class);
             } catch (KeeperException.NoNodeException absent) {
                 stat = null;
             } catch (IOException unreadable) {
@@ -104,7 +105,7 @@ public final class YarnGrantPublisher implements Closeable {
             }
             grant = new YarnGrant(nodeId, fence.epoch(), previous == null ? 1L : previous.version() + 1, vcores,
                     memoryMB, System.currentTimeMillis());
-            byte[] data = JSON.writeValueAsBytes(grant);
+            byte[] data = YarnContractCodec.write(grant);
             CuratorOp check = client.transactionOp().check().withVersion(fence.epochNodeVersion())
                     .forPath(leadership.epochPath());
             CuratorOp put = stat == null
@@ -134,7 +135,7 @@ public final class YarnGrantPublisher implements Closeable {
             for (String nodeId : client.getChildren().forPath(dir)) {
                 YarnGrant g;
                 try {
-                    g = JSON.readValue(client.getData().forPath(dir + "/" + nodeId), YarnGrant.class);
+                    g = YarnContractCodec.read(dir + "/" + nodeId, client.getData().forPath(dir + "/" + nodeId), YarnGrant.class);
                 } catch (KeeperException.NoNodeException gone) {
                     continue;
                 } catch (IOException unreadable) {
@@ -183,16 +184,25 @@ public final class YarnGrantPublisher implements Closeable {
         return cache.get(path).flatMap(d -> decode(d, type));
     }
 
-    private static <T> Optional<T> decode(ChildData data, Class<T> type) {
+    private <T> Optional<T> decode(ChildData data, Class<T> type) {
         if (data.getData() == null || data.getData().length == 0) {
             return Optional.empty();
         }
         try {
-            return Optional.of(JSON.readValue(data.getData(), type));
+            T document = YarnContractCodec.read(data.getPath(), data.getData(), type);
+            invalidDocuments.resolved(data.getPath());
+            lastValid.put(data.getPath(), document);
+            return Optional.of(document);
         } catch (IOException e) {
-            LOG.warn("ignoring {}: not a valid {} document ({})", data.getPath(), type.getSimpleName(), e.getMessage());
-            return Optional.empty();
+            // The last valid one stands: a report then ages into "unreachable" and freezes the node's grant.
+            invalidDocuments.warn(data.getPath(), "ignored, the last valid one stands: " + e.getMessage());
+            return Optional.ofNullable(type.cast(lastValid.get(data.getPath())));
         }
+    }
+
+    /** Documents of the plugin refused as invalid now, by path, with why. */
+    public Map<String, String> invalidDocuments() {
+        return invalidDocuments.current();
     }
 
     @Override

@@ -130,7 +130,6 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
             }
             case NOT_NEWER -> LOG.debug("grant for {} epoch {} version {} is not newer than the one applied",
                     grant.nodeId(), grant.epoch(), grant.version());
-            case INVALID -> documentRejected("grant " + grant.nodeId(), "negative figures in " + grant);
         }
     }
 

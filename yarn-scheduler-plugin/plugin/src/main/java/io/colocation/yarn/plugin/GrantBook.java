@@ -9,18 +9,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * The grants this ResourceManager accepts, one per NodeManager, fenced by the broker's leader epoch: a
  * grant is accepted only if its epoch is not older than the fencing epoch (the highest seen in
  * {@code {root}/epoch} or in any accepted grant) and it supersedes the node's current grant. So a
- * deposed broker leader, still writing with its old epoch, cannot change any node's capacity.
+ * deposed broker leader, still writing with its old epoch, cannot change any node's capacity. Grants with
+ * negative figures never get here: the contract codec refuses them where they are read.
  */
 final class GrantBook {
-    enum Verdict { ACCEPTED, STALE_EPOCH, NOT_NEWER, INVALID }
+    enum Verdict { ACCEPTED, STALE_EPOCH, NOT_NEWER }
 
     private final Map<String, YarnGrant> grants = new ConcurrentHashMap<>();
     private long fencingEpoch;
 
     synchronized Verdict offer(YarnGrant grant) {
-        if (grant.vcores() < 0 || grant.memoryMB() < 0 || grant.epoch() < 0 || grant.version() < 0) {
-            return Verdict.INVALID;
-        }
         if (grant.epoch() < fencingEpoch) {
             return Verdict.STALE_EPOCH;
         }

@@ -1,5 +1,6 @@
 package io.colocation.yarn.plugin;
 
+import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
@@ -85,7 +86,7 @@ final class GrantChannel implements Closeable {
             return;
         }
         try {
-            YarnGrant grant = ContractCodec.read(data.getPath(), data.getData(), YarnGrant.class);
+            YarnGrant grant = YarnContractCodec.read(data.getPath(), data.getData(), YarnGrant.class);
             if (!nodeId.equals(grant.nodeId())) {
                 listener.documentRejected(data.getPath(), "the document is for node " + grant.nodeId()
                         + ", not " + nodeId);
@@ -138,7 +139,7 @@ final class GrantChannel implements Closeable {
         };
         try {
             client.create().orSetData().creatingParentsIfNeeded().inBackground(callback)
-                    .forPath(path, ContractCodec.write(document));
+                    .forPath(path, YarnContractCodec.write(document));
         } catch (Exception e) {
             LOG.debug("cannot queue the write of {}", path, e);
             onFailure.run();

@@ -1,5 +1,6 @@
 package io.colocation.yarn.plugin;
 
+import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnGrant;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ record BrokerWrites(CuratorFramework curator, String root, String clusterId) {
 
     void grant(YarnGrant grant) throws Exception {
         curator.create().orSetData().creatingParentsIfNeeded()
-                .forPath(YarnContract.grantPath(root, clusterId, grant.nodeId()), ContractCodec.write(grant));
+                .forPath(YarnContract.grantPath(root, clusterId, grant.nodeId()), YarnContractCodec.write(grant));
     }
 
     /** The document at {@code path}, or null while there is none. */
@@ -24,7 +25,7 @@ record BrokerWrites(CuratorFramework curator, String root, String clusterId) {
             if (curator.checkExists().forPath(path) == null) {
                 return null;
             }
-            return ContractCodec.read(path, curator.getData().forPath(path), type);
+            return YarnContractCodec.read(path, curator.getData().forPath(path), type);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -31,12 +31,4 @@ class GrantBookTest {
         book.raiseEpoch(3);
         assertEquals(7, book.fencingEpoch(), "the epoch never goes back");
     }
-
-    @Test
-    void negativeFiguresAreRefused() {
-        GrantBook book = new GrantBook();
-        assertEquals(GrantBook.Verdict.INVALID, book.offer(new YarnGrant("h:1", 1, 1, -1, 1024, 0)));
-        assertEquals(GrantBook.Verdict.INVALID, book.offer(new YarnGrant("h:1", 1, 1, 1, -5, 0)));
-        assertTrue(book.grant("h:1").isEmpty());
-    }
 }

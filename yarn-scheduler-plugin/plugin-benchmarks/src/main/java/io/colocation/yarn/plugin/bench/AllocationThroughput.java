@@ -4,6 +4,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnGrant;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -159,7 +160,7 @@ public final class AllocationThroughput {
                     YarnGrant grant = new YarnGrant(nm.getNodeId().toString(), 1, 1, GRANT_GB, GRANT_GB * 1024L, 0);
                     curator.create().orSetData().creatingParentsIfNeeded()
                             .forPath(YarnContract.grantPath(YarnContract.DEFAULT_ROOT, clusterId, grant.nodeId()),
-                                    Json.write(grant));
+                                    YarnContractCodec.write(grant));
                 }
                 waitForGrants(rm, cs, nms);
             }

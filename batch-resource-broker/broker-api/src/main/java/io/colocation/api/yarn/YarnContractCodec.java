@@ -1,4 +1,4 @@
-package io.colocation.yarn.plugin;
+package io.colocation.api.yarn;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -6,16 +6,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-/** JSON of the broker ⇄ plugin contract records (Jackson 2.12 APIs only: the RM ships 2.12.7). */
-final class ContractCodec {
+/**
+ * The one JSON codec of the {@link YarnContract} documents, used by the broker, the scheduler plugin and the
+ * benchmarks. Jackson 2.12 APIs only: the ResourceManager ships 2.12.7. Reading validates: each record
+ * refuses values no writer may produce (negative allocations, an empty node id), so a bad document is
+ * refused where it enters, with a message naming its path and the field.
+ */
+public final class YarnContractCodec {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
 
-    private ContractCodec() {
+    private YarnContractCodec() {
     }
 
-    static byte[] write(Object document) {
+    public static byte[] write(Object document) {
         try {
             return MAPPER.writeValueAsBytes(document);
         } catch (JsonProcessingException e) {
@@ -24,7 +29,7 @@ final class ContractCodec {
     }
 
     /** Reads {@code type} from {@code data}; the message of the exception names {@code path} and the problem. */
-    static <T> T read(String path, byte[] data, Class<T> type) throws IOException {
+    public static <T> T read(String path, byte[] data, Class<T> type) throws IOException {
         if (data == null || data.length == 0) {
             throw new IOException(path + " is empty, expected a " + type.getSimpleName() + " JSON document");
         }
