@@ -14,8 +14,8 @@ public final class ResourceLists {
 
     /** A list from a typed object (pod containers, node status). */
     public static Resources cpuMemory(Map<String, Quantity> list, String where) throws InvalidInputException {
-        Quantity cpu = list == null ? null : list.get("cpu");
-        Quantity memory = list == null ? null : list.get("memory");
+        Quantity cpu = present(list, "cpu", where);
+        Quantity memory = present(list, "memory", where);
         return of(cpu == null ? null : cpu.toString(), memory == null ? null : memory.toString(), where);
     }
 
@@ -39,9 +39,34 @@ public final class ResourceLists {
         if (list == null || list.isNull() || list.isMissingNode()) {
             return Resources.ZERO;
         }
-        JsonNode cpu = list.get("cpu");
-        JsonNode memory = list.get("memory");
-        return of(cpu == null || cpu.isNull() ? null : cpu.asText(), memory == null || memory.isNull() ? null : memory.asText(), where);
+        if (!list.isObject()) {
+            throw new InvalidInputException(where + ": must be a map of resource names to quantities, found " + list.getNodeType());
+        }
+        return of(text(list, "cpu", where), text(list, "memory", where), where);
+    }
+
+    /** The quantity, null when the key is absent; a key with no value is an error (it would silently count as 0). */
+    private static Quantity present(Map<String, Quantity> list, String key, String where) throws InvalidInputException {
+        if (list == null || !list.containsKey(key)) {
+            return null;
+        }
+        Quantity q = list.get(key);
+        if (q == null || q.getAmount() == null || q.getAmount().isEmpty()) {
+            throw new InvalidInputException(where + "." + key + ": no quantity (null or empty)");
+        }
+        return q;
+    }
+
+    private static String text(JsonNode list, String key, String where) throws InvalidInputException {
+        JsonNode v = list.get(key);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isTextual() && !v.isNumber()) {
+            throw new InvalidInputException(where + "." + key + ": " + (v.isNull() ? "no quantity (null)" : "must be a quantity, found "
+                    + v.getNodeType()));
+        }
+        return v.asText();
     }
 
     private static Resources of(String cpu, String memory, String where) throws InvalidInputException {

@@ -1,5 +1,6 @@
 package io.colocation.broker.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
@@ -202,7 +203,18 @@ public final class CalcCommand {
         }
         ColocationConfig config = ColocationConfig.defaults();
         if (sloConfig != null) {
-            String json = sloConfig.object().path("data").path(KoordinatorKeys.COLOCATION_CONFIG_KEY).asText(null);
+            JsonNode value = sloConfig.object().path("data").path(KoordinatorKeys.COLOCATION_CONFIG_KEY);
+            if (!value.isMissingNode() && !value.isNull() && !value.isTextual()) {
+                throw new CalcException(sloConfig.file() + ": ConfigMap " + sloConfig.name() + ": data."
+                        + KoordinatorKeys.COLOCATION_CONFIG_KEY + " must be a string holding JSON (write it as "
+                        + KoordinatorKeys.COLOCATION_CONFIG_KEY + ": |, then the JSON indented below), found a YAML "
+                        + value.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (value.isMissingNode()) {
+                warnings.println("colocation calc: warning: " + sloConfig.file() + ": ConfigMap " + sloConfig.name() + " has no data."
+                        + KoordinatorKeys.COLOCATION_CONFIG_KEY + ": Koordinator's defaults apply (colocation disabled)");
+            }
+            String json = value.isTextual() ? value.textValue() : null;
             try {
                 config = ColocationConfigParser.parse(json, sloConfig.file() + ": ConfigMap " + sloConfig.name()
                         + ": data." + KoordinatorKeys.COLOCATION_CONFIG_KEY);
@@ -238,10 +250,35 @@ public final class CalcCommand {
     private static <T> T convert(KubeDocuments.Sourced doc, Class<T> type) throws CalcException {
         try {
             return JSON.treeToValue(doc.object(), type);
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            String field = e.getPath().stream()
+                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
+            throw new CalcException(doc.file() + ": " + type.getSimpleName() + " " + doc.name() + ": not a valid "
+                    + type.getSimpleName() + (field.isEmpty() ? "" : ": " + field + " has the wrong shape")
+                    + (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m && m.getTargetType() != null
+                            ? " (expected " + shape(m.getTargetType()) + ")" : ""));
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
             throw new CalcException(doc.file() + ": " + type.getSimpleName() + " " + doc.name() + ": not a valid "
-                    + type.getSimpleName() + ": " + e.getMessage().lines().findFirst().orElse(""));
+                    + type.getSimpleName());
         }
+    }
+
+    /** A Java target type in the words of a Kubernetes object: a map, a list, a string, a number. */
+    private static String shape(Class<?> type) {
+        if (Map.class.isAssignableFrom(type)) {
+            return "a map";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "a list";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
+            return "a number or true/false";
+        }
+        return "an object";
     }
 
     static Map<String, Object> toJson(List<NodeReclaim> results) {

@@ -1,26 +1,48 @@
 package io.colocation.broker.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads Kubernetes objects from files as {@code kubectl get -o yaml|json} writes them: YAML (one or many
- * documents) or JSON, with {@code kind: List} (and {@code *List}) expanded into their items.
+ * documents) or JSON, with {@code kind: List} (and {@code *List}) expanded into their items. Streams the
+ * input (no copy in memory) up to {@link #MAX_INPUT_BYTES}; what is too big, too deep or malformed is an
+ * error naming the file.
  */
 final class KubeDocuments {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Big enough for {@code kubectl get pods -A -o yaml} of a large cluster; a runaway input stops here. */
+    static final long MAX_INPUT_BYTES = 1L << 30;
+    /** Kubernetes objects nest a few dozen levels; deeper is no object of ours. */
+    private static final int MAX_NESTING = 200;
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .loaderOptions(yamlLimits())
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .build());
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .build());
+
+    private static LoaderOptions yamlLimits() {
+        LoaderOptions options = new LoaderOptions();
+        // SnakeYAML refuses more than 3 MiB by default: far less than a real kubectl dump.
+        options.setCodePointLimit((int) Math.min(Integer.MAX_VALUE, MAX_INPUT_BYTES));
+        options.setNestingDepthLimit(MAX_NESTING);
+        return options;
+    }
 
     /** One object and where it came from. */
     record Sourced(String file, JsonNode object) {
@@ -40,19 +62,38 @@ final class KubeDocuments {
 
     static List<Sourced> read(String path, InputStream stdin) throws CalcException {
         String label = path.equals("-") ? "<stdin>" : path;
-        String text;
+        InputStream raw;
         try {
-            text = path.equals("-") ? new String(stdin.readAllBytes(), StandardCharsets.UTF_8)
-                    : Files.readString(Path.of(path), StandardCharsets.UTF_8);
+            if (path.equals("-")) {
+                raw = stdin;
+            } else {
+                Path file = Path.of(path);
+                if (Files.isDirectory(file)) {
+                    throw new CalcException(label + ": is a directory; give the files in it one by one (-f a.yaml -f b.yaml)");
+                }
+                raw = Files.newInputStream(file);
+            }
         } catch (NoSuchFileException e) {
             throw new CalcException(label + ": no such file");
+        } catch (java.nio.file.InvalidPathException | IOException e) {
+            throw new CalcException(label + ": cannot read: " + e.getMessage());
+        }
+        try (BufferedInputStream in = new BufferedInputStream(new LimitedInputStream(raw, label), 1 << 16)) {
+            boolean json = startsLikeJson(in);
+            return parse(label, in, json);
+        } catch (LimitedInputStream.TooLarge e) {
+            throw new CalcException(e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw new CalcException(label + ": too big for the memory of this JVM; give it more with COLOCATION_OPTS=-Xmx4g"
+                    + " (or split the input)");
         } catch (IOException e) {
             throw new CalcException(label + ": cannot read: " + e.getMessage());
         }
-        String trimmed = text.stripLeading();
-        boolean json = trimmed.startsWith("{") || trimmed.startsWith("[");
+    }
+
+    private static List<Sourced> parse(String label, InputStream in, boolean json) throws CalcException, IOException {
         List<Sourced> out = new ArrayList<>();
-        try (MappingIterator<JsonNode> docs = (json ? JSON : YAML).readerFor(JsonNode.class).readValues(text)) {
+        try (MappingIterator<JsonNode> docs = (json ? JSON : YAML).readerFor(JsonNode.class).readValues(in)) {
             int index = 0;
             while (docs.hasNextValue()) {
                 JsonNode doc = docs.nextValue();
@@ -68,13 +109,53 @@ final class KubeDocuments {
                     expand(label, doc, out);
                 }
             }
+        } catch (LimitedInputStream.TooLarge e) {
+            throw e;
         } catch (JsonProcessingException e) {
-            throw new CalcException(label + ": malformed " + (json ? "JSON" : "YAML") + " at line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new CalcException(label + ": cannot read: " + e.getMessage());
+            Throwable cause = e.getCause() instanceof LimitedInputStream.TooLarge t ? t : null;
+            if (cause != null) {
+                throw new CalcException(cause.getMessage());
+            }
+            throw new CalcException(label + ": malformed " + (json ? "JSON" : "YAML")
+                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr())
+                    + ": " + firstLine(e.getOriginalMessage()));
+        } catch (RuntimeException e) {
+            // SnakeYAML reports its own limits (nesting, aliases) as unchecked exceptions.
+            throw new CalcException(label + ": malformed " + (json ? "JSON" : "YAML") + ": " + firstLine(String.valueOf(e.getMessage())));
         }
         return out;
+    }
+
+    /** Peeks past whitespace (and a UTF-8 byte order mark) for '{' or '['. */
+    private static boolean startsLikeJson(BufferedInputStream in) throws IOException {
+        in.mark(1 << 16);
+        try {
+            for (int i = 0; i < (1 << 16) - 1; i++) {
+                int c = in.read();
+                if (c < 0) {
+                    return false;
+                }
+                if (c == 0xEF || c == 0xBB || c == 0xBF || Character.isWhitespace(c)) {
+                    continue;
+                }
+                return c == '{' || c == '[';
+            }
+            return false;
+        } finally {
+            in.reset();
+        }
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable";
+        }
+        if (message.contains("nesting depth")) {
+            return "nested deeper than " + MAX_NESTING + " levels (no Kubernetes object is)";
+        }
+        // Parsers prefix the cause's class name ("java.io.CharConversionException: ..."): the reader needs only the words.
+        String line = message.lines().findFirst().orElse("").replaceAll("\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z]\\w*(?:Exception|Error): ", "");
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 
     private static void expand(String file, JsonNode object, List<Sourced> out) {
@@ -83,6 +164,49 @@ final class KubeDocuments {
             object.get("items").forEach(item -> expand(file, item, out));
         } else {
             out.add(new Sourced(file, object));
+        }
+    }
+
+    /** Fails once more than {@link #MAX_INPUT_BYTES} were read (a /dev/zero, a runaway pipe). */
+    private static final class LimitedInputStream extends java.io.FilterInputStream {
+        static final class TooLarge extends IOException {
+            TooLarge(String message) {
+                super(message);
+            }
+        }
+
+        private final String label;
+        private long read;
+
+        LimitedInputStream(InputStream in, String label) {
+            super(in);
+            this.label = label;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            if (c >= 0) {
+                count(1);
+            }
+            return c;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        private void count(int n) throws TooLarge {
+            read += n;
+            if (read > MAX_INPUT_BYTES) {
+                throw new TooLarge(label + ": larger than " + (MAX_INPUT_BYTES >> 20) + " MiB, the most calc reads;"
+                        + " select what it needs (kubectl get pods --field-selector spec.nodeName=NODE)");
+            }
         }
     }
 }

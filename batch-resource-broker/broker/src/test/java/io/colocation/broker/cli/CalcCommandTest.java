@@ -136,7 +136,7 @@ class CalcCommandTest {
         r = run("-f", badConfig.toString());
         assertEquals(1, r.exit());
         assertTrue(r.err().contains(badConfig + ": ConfigMap koordinator-system/slo-controller-config: data.colocation-config:"
-                + " memoryReclaimThresholdPercent=-10 must be >= 0"), r.err());
+                + " memoryReclaimThresholdPercent=-10 must be between 0 and 10000"), r.err());
 
         Path orphan = write(dir, "orphan.yaml", node + "apiVersion: slo.koordinator.sh/v1alpha1\nkind: NodeMetric\nmetadata: {name: n2}\n");
         r = run("-f", orphan.toString());

@@ -10,6 +10,12 @@ import java.util.List;
  * compat table states. Problems are collected, each naming the key (with {@code prefix}) and the value.
  */
 final class ColocationStrategyReader {
+    /**
+     * Koordinator only checks these percents are >= 0 (and a reclaim percent above 100 is meaningful, see
+     * KOORDINATOR-COMPAT.md §2.6); past this bound the arithmetic would overflow a 64-bit integer, so it is refused.
+     */
+    static final long MAX_UNBOUNDED_PERCENT = 10_000;
+
     private final List<String> problems;
     private final String prefix;
 
@@ -33,15 +39,15 @@ final class ColocationStrategyReader {
                 durations(node),
                 oneOf(node, "metricMemoryCollectPolicy",
                         List.of("usageWithoutPageCache", "usageWithHotPageCache", "usageWithPageCache")),
-                number(node, "cpuReclaimThresholdPercent", 0, null),
+                number(node, "cpuReclaimThresholdPercent", 0, MAX_UNBOUNDED_PERCENT),
                 policy(node, "cpuCalculatePolicy"),
-                number(node, "memoryReclaimThresholdPercent", 0, null),
+                number(node, "memoryReclaimThresholdPercent", 0, MAX_UNBOUNDED_PERCENT),
                 policy(node, "memoryCalculatePolicy"),
                 number(node, "degradeTimeMinutes", 1, null),
                 number(node, "updateTimeThresholdSeconds", 1, null),
                 diffThreshold(node),
-                number(node, "batchCPUThresholdPercent", 0, null),
-                number(node, "batchMemoryThresholdPercent", 0, null),
+                number(node, "batchCPUThresholdPercent", 0, MAX_UNBOUNDED_PERCENT),
+                number(node, "batchMemoryThresholdPercent", 0, MAX_UNBOUNDED_PERCENT),
                 oneOf(node, "midReclaimMode", List.of(ColocationStrategy.MID_RECLAIM_MODE_STATIC)),
                 number(node, "midCPUThresholdPercent", 0, 100L),
                 number(node, "midMemoryThresholdPercent", 0, 100L),

@@ -60,12 +60,12 @@ class ColocationConfigParserTest {
                 "slo.yaml: ConfigMap kube-system/slo-controller-config: data.colocation-config"));
         String m = e.getMessage();
         assertTrue(m.startsWith("slo.yaml: ConfigMap kube-system/slo-controller-config: data.colocation-config: "), m);
-        for (String expected : List.of("cpuReclaimThresholdPercent=-1 must be >= 0", "degradeTimeMinutes=0 must be >= 1",
+        for (String expected : List.of("cpuReclaimThresholdPercent=-1 must be between 0 and 10000", "degradeTimeMinutes=0 must be >= 1",
                 "resourceDiffThreshold=1.5 must be > 0 and <= 1", "midCPUThresholdPercent=101 must be between 0 and 100",
                 "cpuCalculatePolicy=\"peak\" must be one of usage, request, maxUsageRequest",
                 "midReclaimMode=\"dynamic\" must be static", "metricMemoryCollectPolicy=\"all\" must be one of",
                 "enable=\"yes\" must be true or false", "memoryReclaimThresholdPercent=6.5 must be an integer",
-                "nodeConfigs[0].batchMemoryThresholdPercent=-3 must be >= 0")) {
+                "nodeConfigs[0].batchMemoryThresholdPercent=-3 must be between 0 and 10000")) {
             assertTrue(m.contains(expected), "missing '" + expected + "' in: " + m);
         }
         assertEquals(10, e.problems().size());
