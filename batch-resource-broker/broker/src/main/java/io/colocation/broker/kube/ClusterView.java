@@ -70,8 +70,66 @@ public final class ClusterView implements Closeable {
         this.onChange = onChange;
     }
 
-    /** Starts the informers and waits until each has listed its objects once. */
+    /**
+     * Checks the API server answers and serves NodeMetrics, then starts the informers and waits until each
+     * has listed its objects once; all within {@code timeout}. Failures say which server, and why.
+     */
     public void start(Duration timeout) throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        preflight(timeout);
+        startInformers(timeout, deadline);
+    }
+
+    /** The API server answers (URL and cause when not) and has the NodeMetric CRD (how to install it when not). */
+    private void preflight(Duration timeout) throws TimeoutException, InterruptedException {
+        String url = String.valueOf(client.getMasterUrl());
+        java.util.concurrent.CompletableFuture<Boolean> check = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            io.fabric8.kubernetes.api.model.APIResourceList resources = client.getApiResources(KoordinatorKeys.NODE_METRIC_API_VERSION);
+            return resources != null && resources.getResources().stream().anyMatch(r -> KoordinatorKeys.NODE_METRIC_KIND.equals(r.getKind()));
+        });
+        boolean served;
+        try {
+            served = check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            check.cancel(true);
+            String refused = connectionProblem(client.getMasterUrl());
+            if (refused != null) {
+                throw new TimeoutException("cannot reach the Kubernetes API server " + url + ": " + refused);
+            }
+            throw new TimeoutException("the Kubernetes API server " + url + " did not answer within " + timeout.toSeconds()
+                    + " s (kubernetes.startupTimeoutSeconds): it accepts connections but sends no reply");
+        } catch (ExecutionException e) {
+            String cause = rootMessage(e);
+            if (cause != null && cause.contains("404")) {
+                served = false;
+            } else {
+                throw new TimeoutException("cannot reach the Kubernetes API server " + url + ": " + cause);
+            }
+        }
+        if (!served) {
+            throw new TimeoutException("the Kubernetes API server " + url + " does not serve " + KoordinatorKeys.NODE_METRIC_KIND
+                    + " (" + KoordinatorKeys.NODE_METRIC_API_VERSION + "): is the CRD installed? kubectl apply -f"
+                    + " conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml");
+        }
+    }
+
+    /** Why a TCP connection to the server fails (the client only retries), null when it connects. */
+    private static String connectionProblem(java.net.URL url) {
+        if (url == null) {
+            return "no API server URL (kubernetes.masterUrl or the kubeconfig)";
+        }
+        int port = url.getPort() > 0 ? url.getPort() : url.getDefaultPort();
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(url.getHost(), port), 2000);
+            return null;
+        } catch (java.net.UnknownHostException e) {
+            return "unknown host " + url.getHost();
+        } catch (java.io.IOException e) {
+            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
+    }
+
+    private void startInformers(Duration timeout, long deadline) throws TimeoutException, InterruptedException {
         ResourceEventHandler<Object> wake = new ResourceEventHandler<>() {
             @Override
             public void onAdd(Object obj) {
@@ -102,7 +160,6 @@ public final class ClusterView implements Closeable {
             SharedIndexInformer<Object> i = (SharedIndexInformer<Object>) informer;
             i.addEventHandler(wake);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
         String[] what = {"Nodes", "Pods", "NodeMetrics (" + KoordinatorKeys.NODE_METRIC_API_VERSION + "; is the CRD installed?)",
             "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME};
         List<SharedIndexInformer<?>> all = informers();

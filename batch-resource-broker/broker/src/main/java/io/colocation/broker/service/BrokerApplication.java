@@ -19,7 +19,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,9 +35,27 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerApplication.class);
     private Broker broker;
     private volatile org.eclipse.jetty.server.Server jetty;
+    private final boolean verbose;
 
+    public BrokerApplication() {
+        this(false);
+    }
+
+    BrokerApplication(boolean verbose) {
+        this.verbose = verbose;
+    }
+
+    /** {@code server CONFIG}; {@code --verbose} anywhere shows stack traces of start-up failures. */
     public static void main(String[] args) throws Exception {
-        new BrokerApplication().run(args);
+        List<String> rest = new ArrayList<>(List.of(args));
+        boolean verbose = rest.remove("--verbose");
+        new BrokerApplication(verbose).run(rest.toArray(String[]::new));
+    }
+
+    @Override
+    protected void addDefaultCommands(Bootstrap<BrokerConfiguration> bootstrap) {
+        bootstrap.addCommand(new BrokerServerCommand(this, verbose));
+        bootstrap.addCommand(new io.dropwizard.core.cli.CheckCommand<>(this));
     }
 
     @Override
@@ -64,7 +84,21 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         }
         KubernetesClient kubernetes = kubernetesClient(config.kubernetes);
         broker = new Broker(config, kubernetes, Clock.systemUTC());
-        environment.lifecycle().manage(broker);
+        // Started here, before the HTTP server: a failure is one clear line from the server command, not a
+        // Jetty start-up stack trace; stopped with the server.
+        try {
+            broker.start();
+        } catch (Exception e) {
+            broker.stop();
+            kubernetes.close();
+            throw e;
+        }
+        environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
+            @Override
+            public void stop() {
+                broker.stop();
+            }
+        });
         environment.lifecycle().addServerLifecycleListener(server -> jetty = server);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
             @Override
@@ -75,7 +109,7 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
 
         environment.jersey().register(new NodesResource(broker));
         environment.jersey().register(new ClusterResource(broker));
-        environment.admin().addTask(new DrainBatchTask(broker));
+        environment.admin().addServlet("drain-batch", new DrainBatchTask(broker)).addMapping("/tasks/drain-batch");
         environment.admin().addTask(new ResyncTask(broker));
         if (token != null) {
             BearerTokenFilter filter = new BearerTokenFilter(token);

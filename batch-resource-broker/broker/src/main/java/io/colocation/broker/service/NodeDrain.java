@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.util.NoSuchElementException;
+import java.util.regex.Pattern;
 
 /**
  * Drains a node's Batch by annotating the Node ({@code colocation.io/drain-batch: "true"}), so the drain
@@ -13,19 +13,51 @@ import java.util.NoSuchElementException;
  * origin counts as 0: no side gets new room, running work is not killed by the broker.
  */
 final class NodeDrain {
+    /** A Node name is a DNS-1123 subdomain. */
+    private static final Pattern NODE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    /** Why a drain did not happen, with the HTTP status that says whose fault it is. */
+    static final class Failure extends Exception {
+        private final int status;
+
+        Failure(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+
+        int status() {
+            return status;
+        }
+    }
+
     private NodeDrain() {
     }
 
-    static void set(KubernetesClient client, String node, boolean drained) {
+    static void set(KubernetesClient client, String node, boolean drained) throws Failure {
+        if (node == null || node.length() > 253 || !NODE_NAME.matcher(node).matches()) {
+            throw new Failure(400, "\"" + abbreviate(node) + "\" is not a Node name (lower-case letters, digits, '-' and '.')");
+        }
         String value = drained ? "\"true\"" : "null";
         String patch = "{\"metadata\":{\"annotations\":{\"" + BrokerReconciler.ANNOTATION_DRAIN_BATCH + "\":" + value + "}}}";
         try {
             client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
-                throw new NoSuchElementException("no Node " + node);
+                throw new Failure(404, "no Node " + node);
             }
-            throw e;
+            if (e.getCode() == 401 || e.getCode() == 403) {
+                throw new Failure(502, "the API server refused the broker's credentials to annotate Node " + node + " (HTTP "
+                        + e.getCode() + "): check its RBAC (patch on nodes)");
+            }
+            throw new Failure(503, "cannot annotate Node " + node + ": the API server did not accept it"
+                    + (e.getCode() > 0 ? " (HTTP " + e.getCode() + ")" : " (unreachable)"));
         }
+    }
+
+    private static String abbreviate(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 }

@@ -4,6 +4,7 @@ import io.colocation.broker.ledger.NodeLedger;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -12,7 +13,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 /** The ledger of every node ({@code /api/v1/nodes}) and the drain action. */
 @Path("/api/v1")
@@ -53,8 +53,9 @@ public final class NodesResource {
     private Map<String, Object> setDrain(String name, boolean drained) {
         try {
             NodeDrain.set(broker.kubernetes(), name, drained);
-        } catch (NoSuchElementException e) {
-            throw new NotFoundException(e.getMessage());
+        } catch (NodeDrain.Failure e) {
+            // Dropwizard answers a WebApplicationException with {"code": ..., "message": ...}.
+            throw new WebApplicationException(e.getMessage(), e.status());
         }
         broker.wake();
         return Map.of("node", name, "drained", drained);

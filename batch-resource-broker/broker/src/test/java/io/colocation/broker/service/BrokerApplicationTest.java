@@ -162,4 +162,31 @@ class BrokerApplicationTest {
         HttpResponse<String> task = send("POST", admin + "/tasks/resync", TOKEN);
         assertEquals(200, task.statusCode(), task.body());
     }
+
+    @Test
+    void aUsersMistakeIsA4xxWithAJsonBodyAndATaskFailureIsNever2xx() throws Exception {
+        HttpResponse<String> badName = send("POST", api + "/api/v1/nodes/Bad_Name!/drain", TOKEN);
+        assertEquals(400, badName.statusCode(), badName.body());
+        assertEquals(400, JSON.readTree(badName.body()).path("code").asInt(), badName.body());
+        assertTrue(JSON.readTree(badName.body()).path("message").asText().contains("is not a Node name"), badName.body());
+
+        HttpResponse<String> unknown = send("POST", admin + "/tasks/drain-batch?node=no-such-node", TOKEN);
+        assertEquals(404, unknown.statusCode(), unknown.body());
+        assertEquals("no Node no-such-node", JSON.readTree(unknown.body()).path("message").asText());
+        assertEquals(400, send("POST", admin + "/tasks/drain-batch", TOKEN).statusCode());
+        assertEquals(400, send("POST", admin + "/tasks/drain-batch?node=UPPER", TOKEN).statusCode());
+        assertEquals(401, send("POST", admin + "/tasks/drain-batch?node=" + NODE, null).statusCode());
+    }
+
+    @Test
+    void probesAnswerFromKeptStateWithinASecond() throws Exception {
+        long started = System.nanoTime();
+        HttpResponse<String> live = send("GET", admin + "/livez", null);
+        HttpResponse<String> ready = send("GET", admin + "/readyz", null);
+        assertTrue((System.nanoTime() - started) / 1_000_000 < 1000);
+        assertEquals(200, live.statusCode(), live.body());
+        assertEquals("ok", JSON.readTree(live.body()).path("status").asText());
+        assertEquals(200, ready.statusCode(), ready.body());
+        assertEquals(0, JSON.readTree(ready.body()).path("failing").size(), ready.body());
+    }
 }

@@ -1,0 +1,126 @@
+package io.colocation.broker.service;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Start-up failures as an operator sees them running {@code colocation broker conf/broker.yml}: one line
+ * naming what is wrong (config key, API server URL and cause, the missing CRD and how to install it), no
+ * stack trace, and the start-up timeout honoured.
+ */
+@ExtendWith(ZooKeeperExtension.class)
+class BrokerStartupErrorsTest {
+
+    /** Runs the shipped command line with {@code -Ddw.} overrides; returns what it printed on stderr. */
+    private static String start(TestZooKeeper zk, Map<String, String> overrides) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(Map.of(
+                "dw.zookeeper.connect", zk.connectString(),
+                "dw.zookeeper.root", "/startup",
+                "dw.auth.mode", "none",
+                "dw.server.applicationConnectors[0].port", "0",
+                "dw.server.adminConnectors[0].port", "0",
+                "dw.kubernetes.startupTimeoutSeconds", "3"));
+        all.putAll(overrides);
+        all.forEach(System::setProperty);
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            BrokerApplication app = new BrokerApplication(false) {
+                @Override
+                protected void onFatalError(Throwable t) {
+                    throw new IllegalStateException("exit 1");
+                }
+            };
+            assertThrows(IllegalStateException.class, () -> app.run("server", "../../conf/broker.yml"));
+        } finally {
+            System.setErr(savedErr);
+            all.keySet().forEach(System::clearProperty);
+        }
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void assertOneLine(String stderr, String expected) {
+        String line = stderr.lines().filter(l -> l.startsWith("colocation broker: ")).findFirst().orElse("");
+        assertTrue(line.contains(expected), "expected \"" + expected + "\" in: " + stderr);
+        assertFalse(stderr.contains("\tat "), "no stack trace: " + stderr);
+    }
+
+    @Test
+    void anUnreachableApiServerIsNamedWithItsCause(TestZooKeeper zk) throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String stderr = start(zk, Map.of("dw.kubernetes.masterUrl", "http://127.0.0.1:" + port));
+        assertOneLine(stderr, "cannot reach the Kubernetes API server http://127.0.0.1:" + port + "/: Connection refused");
+    }
+
+    @Test
+    void aServerThatNeverAnswersIsGivenUpOnAfterTheStartupTimeout(TestZooKeeper zk) throws Exception {
+        try (ServerSocket silent = new ServerSocket(0)) {
+            List<Socket> accepted = new ArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                while (!silent.isClosed()) {
+                    try {
+                        accepted.add(silent.accept());
+                    } catch (Exception closed) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            long started = System.nanoTime();
+            String stderr = start(zk, Map.of("dw.kubernetes.masterUrl", "http://127.0.0.1:" + silent.getLocalPort()));
+            long seconds = (System.nanoTime() - started) / 1_000_000_000;
+            assertOneLine(stderr, "did not answer within 3 s (kubernetes.startupTimeoutSeconds)");
+            assertTrue(seconds < 15, "start-up took " + seconds + " s with a 3 s timeout");
+            for (Socket s : accepted) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void aMissingNodeMetricCrdSaysHowToInstallIt(TestZooKeeper zk) throws Exception {
+        // An API server without the CRD answers 404 for its group-version.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            byte[] body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":404}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(404, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String stderr = start(zk, Map.of("dw.kubernetes.masterUrl", "http://127.0.0.1:" + server.getAddress().getPort()));
+            assertOneLine(stderr, "is the CRD installed? kubectl apply -f conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aConfigErrorIsOneLineNamingTheKey(TestZooKeeper zk) throws Exception {
+        String stderr = start(zk, Map.of("dw.sync.intervalMs", "often"));
+        assertOneLine(stderr, "sync.intervalMs");
+    }
+}
