@@ -116,6 +116,9 @@ final class GrantChannel implements Closeable {
         return rest.contains("/") ? null : rest;
     }
 
+    private final java.util.concurrent.atomic.AtomicLong failedWrites = new java.util.concurrent.atomic.AtomicLong();
+    private String writeFailure;
+
     void writeAck(YarnGrantAck ack, Runnable onFailure) {
         write(YarnContract.ackPath(settings.zookeeperRoot(), settings.clusterId(), ack.nodeId()), ack, onFailure);
     }
@@ -133,16 +136,40 @@ final class GrantChannel implements Closeable {
     private void write(String path, Object document, Runnable onFailure) {
         BackgroundCallback callback = (c, event) -> {
             if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
-                LOG.debug("write of {} failed: {}", path, KeeperException.Code.get(event.getResultCode()));
+                writeFailed(path, String.valueOf(KeeperException.Code.get(event.getResultCode())));
                 onFailure.run();
+            } else {
+                writeSucceeded();
             }
         };
         try {
             client.create().orSetData().creatingParentsIfNeeded().inBackground(callback)
                     .forPath(path, YarnContractCodec.write(document));
         } catch (Exception e) {
-            LOG.debug("cannot queue the write of {}", path, e);
+            writeFailed(path, String.valueOf(e));
             onFailure.run();
+        }
+    }
+
+    /** WARN once per cause (the broker then lacks this RM's reports), then only count; INFO when writes land again. */
+    private void writeFailed(String path, String cause) {
+        failedWrites.incrementAndGet();
+        synchronized (failedWrites) {
+            if (!cause.equals(writeFailure)) {
+                writeFailure = cause;
+                LOG.warn("cannot write {} to ZooKeeper: {}; the broker freezes this cluster's grants until writes land"
+                        + " (further failures with this cause are counted, not logged)", path, cause);
+            }
+        }
+    }
+
+    private void writeSucceeded() {
+        synchronized (failedWrites) {
+            if (writeFailure != null) {
+                LOG.info("writes to ZooKeeper land again after {} failures ({})", failedWrites.get(), writeFailure);
+                writeFailure = null;
+                failedWrites.set(0);
+            }
         }
     }
 
