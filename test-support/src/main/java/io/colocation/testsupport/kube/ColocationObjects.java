@@ -36,6 +36,12 @@ public final class ColocationObjects {
 
     /** Installs a NodeMetric CRD (the one in conf/) and waits until the API server serves it. */
     public static void installNodeMetricCrd(KubernetesClient client, Path crdFile) throws IOException, InterruptedException {
+        installCrd(client, crdFile, KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
+    }
+
+    /** Installs a CRD from a file and waits until the API server serves {@code kind} of {@code apiVersion}. */
+    public static void installCrd(KubernetesClient client, Path crdFile, String apiVersion, String kind)
+            throws IOException, InterruptedException {
         try (InputStream in = Files.newInputStream(crdFile)) {
             CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
             client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
@@ -43,13 +49,13 @@ public final class ColocationObjects {
         long deadline = System.currentTimeMillis() + 30_000;
         while (System.currentTimeMillis() < deadline) {
             try {
-                client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND).list();
+                client.genericKubernetesResources(apiVersion, kind).list();
                 return;
             } catch (RuntimeException notYet) {
                 TimeUnit.MILLISECONDS.sleep(100);
             }
         }
-        throw new IllegalStateException("NodeMetric CRD " + crdFile + " not served after 30 s");
+        throw new IllegalStateException(kind + " CRD " + crdFile + " not served after 30 s");
     }
 
     public static void namespace(KubernetesClient client, String name) {
@@ -76,23 +82,43 @@ public final class ColocationObjects {
         return client.nodes().resource(withStatus).updateStatus();
     }
 
-    /** Creates or updates the node's NodeMetric as the koordlet reports it: node usage, all of it system usage. */
+    /**
+     * Creates or updates the node's NodeMetric as the koordlet reports it: node usage, all of it system usage.
+     * The broker's NodeMetric controller writes the same object's spec meanwhile, so a conflict (409) is
+     * retried from a fresh read, as the koordlet does.
+     */
     public static void nodeMetric(KubernetesClient client, String node, String owner, long cpuMilli, long memoryBytes,
             Instant updateTime) {
         var resources = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
-        GenericKubernetesResource existing = resources.withName(node).get();
-        if (existing == null) {
-            GenericKubernetesResource nm = new GenericKubernetesResource();
-            nm.setApiVersion(KoordinatorKeys.NODE_METRIC_API_VERSION);
-            nm.setKind(KoordinatorKeys.NODE_METRIC_KIND);
-            nm.setMetadata(new ObjectMetaBuilder().withName(node).addToLabels(OWNER_LABEL, owner).build());
-            nm.setAdditionalProperty("spec", Map.of());
-            existing = resources.resource(nm).create();
-        }
         Map<String, Object> usage = Map.of("resources", Map.of("cpu", cpuMilli + "m", "memory", Long.toString(memoryBytes)));
-        existing.setAdditionalProperty("status", Map.of("updateTime", updateTime.toString(),
-                "nodeMetric", Map.of("nodeUsage", usage, "systemUsage", usage), "podsMetric", List.of()));
-        resources.resource(existing).updateStatus();
+        Map<String, Object> status = Map.of("updateTime", updateTime.toString(),
+                "nodeMetric", Map.of("nodeUsage", usage, "systemUsage", usage), "podsMetric", List.of());
+        for (int attempt = 0;; attempt++) {
+            try {
+                GenericKubernetesResource existing = resources.withName(node).get();
+                if (existing == null) {
+                    GenericKubernetesResource nm = new GenericKubernetesResource();
+                    nm.setApiVersion(KoordinatorKeys.NODE_METRIC_API_VERSION);
+                    nm.setKind(KoordinatorKeys.NODE_METRIC_KIND);
+                    nm.setMetadata(new ObjectMetaBuilder().withName(node).addToLabels(OWNER_LABEL, owner).build());
+                    nm.setAdditionalProperty("spec", Map.of());
+                    existing = resources.resource(nm).create();
+                } else if (existing.getMetadata().getLabels() == null || !owner.equals(existing.getMetadata().getLabels().get(OWNER_LABEL))) {
+                    // created by the broker's controller: label it so cleanUp finds it
+                    existing.getMetadata().setLabels(new java.util.HashMap<>(existing.getMetadata().getLabels() == null
+                            ? Map.of() : existing.getMetadata().getLabels()));
+                    existing.getMetadata().getLabels().put(OWNER_LABEL, owner);
+                    existing = resources.resource(existing).update();
+                }
+                existing.setAdditionalProperty("status", status);
+                resources.resource(existing).updateStatus();
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 20) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** A NodeManager pod bound to the node, annotated with its YARN node id (and cluster id when not null). */
@@ -108,11 +134,24 @@ public final class ColocationObjects {
                 .endContainer().endSpec().build()).create();
     }
 
-    /** Deletes the owner's nodes and NodeMetrics and the namespace's pods (at once: no kubelet confirms). */
+    /**
+     * Deletes the owner's nodes, their NodeMetrics and NodeSLOs (also those a broker's controllers created) and
+     * the namespace's pods (at once: no kubelet confirms).
+     */
     public static void cleanUp(KubernetesClient client, String owner, String namespace) {
         client.pods().inNamespace(namespace).withGracePeriod(0).delete();
+        List<String> names = client.nodes().withLabel(OWNER_LABEL, owner).list().getItems().stream()
+                .map(n -> n.getMetadata().getName()).toList();
         client.nodes().withLabel(OWNER_LABEL, owner).delete();
-        client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND)
-                .withLabel(OWNER_LABEL, owner).delete();
+        var metrics = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
+        metrics.withLabel(OWNER_LABEL, owner).delete();
+        for (String name : names) {
+            metrics.withName(name).delete();
+            try {
+                client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO").withName(name).delete();
+            } catch (RuntimeException notServed) {
+                // no NodeSLO CRD in this API server
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.calculation.NodeMetricState;
 import io.colocation.broker.state.LastGoodConfig;
+import io.colocation.model.slo.NodeSLO;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationConfigParser;
 import io.colocation.model.config.InvalidConfigException;
@@ -48,6 +49,8 @@ public final class ClusterView implements Closeable {
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<GenericKubernetesResource> nodeMetrics;
     private SharedIndexInformer<ConfigMap> sloConfig;
+    private SharedIndexInformer<NodeSLO> nodeSlos;
+    private volatile boolean nodeSloServed;
     private final Map<String, ParsedMetric> parsedMetrics = new ConcurrentHashMap<>();
     private final LastGoodConfig lastGood;
     private volatile ParsedConfig parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null, true, false);
@@ -85,6 +88,7 @@ public final class ClusterView implements Closeable {
         String url = String.valueOf(client.getMasterUrl());
         java.util.concurrent.CompletableFuture<Boolean> check = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             io.fabric8.kubernetes.api.model.APIResourceList resources = client.getApiResources(KoordinatorKeys.NODE_METRIC_API_VERSION);
+            nodeSloServed = resources != null && resources.getResources().stream().anyMatch(r -> "NodeSLO".equals(r.getKind()));
             return resources != null && resources.getResources().stream().anyMatch(r -> KoordinatorKeys.NODE_METRIC_KIND.equals(r.getKind()));
         });
         boolean served;
@@ -105,6 +109,11 @@ public final class ClusterView implements Closeable {
             } else {
                 throw new TimeoutException("cannot reach the Kubernetes API server " + url + ": " + cause);
             }
+        }
+        if (served && !nodeSloServed) {
+            LOG.warn("the Kubernetes API server {} does not serve NodeSLO ({}): the NodeSLO controller is off until the CRD is"
+                    + " installed (kubectl apply -f conf/kubernetes/crds/slo.koordinator.sh_nodeslos.yaml) and the broker restarted",
+                    url, KoordinatorKeys.NODE_METRIC_API_VERSION);
         }
         if (!served) {
             throw new TimeoutException("the Kubernetes API server " + url + " does not serve " + KoordinatorKeys.NODE_METRIC_KIND
@@ -155,13 +164,16 @@ public final class ClusterView implements Closeable {
         nodeMetrics = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND).runnableInformer(0);
         sloConfig = client.configMaps().inNamespace(sloNamespace).withName(KoordinatorKeys.SLO_CONFIGMAP_NAME)
                 .runnableInformer(0);
+        if (nodeSloServed) {
+            nodeSlos = client.resources(NodeSLO.class).runnableInformer(0);
+        }
         for (SharedIndexInformer<?> informer : informers()) {
             @SuppressWarnings("unchecked")
             SharedIndexInformer<Object> i = (SharedIndexInformer<Object>) informer;
             i.addEventHandler(wake);
         }
         String[] what = {"Nodes", "Pods", "NodeMetrics (" + KoordinatorKeys.NODE_METRIC_API_VERSION + "; is the CRD installed?)",
-            "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME};
+            "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME, "NodeSLOs"};
         List<SharedIndexInformer<?>> all = informers();
         for (int i = 0; i < all.size(); i++) {
             long left = Math.max(deadline - System.nanoTime(), 1);
@@ -178,7 +190,7 @@ public final class ClusterView implements Closeable {
     }
 
     private List<SharedIndexInformer<?>> informers() {
-        return List.of(nodes, pods, nodeMetrics, sloConfig);
+        return nodeSlos == null ? List.of(nodes, pods, nodeMetrics, sloConfig) : List.of(nodes, pods, nodeMetrics, sloConfig, nodeSlos);
     }
 
     private static String rootMessage(Throwable t) {
@@ -197,7 +209,7 @@ public final class ClusterView implements Closeable {
     /** Which informers are not watching, for the health check. */
     public List<String> notWatching() {
         List<String> down = new ArrayList<>();
-        String[] names = {"nodes", "pods", "nodemetrics", "slo-controller-config"};
+        String[] names = {"nodes", "pods", "nodemetrics", "slo-controller-config", "nodeslos"};
         List<SharedIndexInformer<?>> all = informers();
         for (int i = 0; i < all.size(); i++) {
             if (all.get(i) == null || !all.get(i).isWatching()) {
@@ -305,6 +317,35 @@ public final class ClusterView implements Closeable {
     /** False when the ConfigMap is malformed and no good configuration is known: nodes must be frozen. */
     public boolean configUsable() {
         return parsedConfig.usable();
+    }
+
+    /** The spec of every NodeMetric by name (a JSON null when it has none). */
+    public Map<String, JsonNode> nodeMetricSpecs() {
+        Map<String, JsonNode> specs = new java.util.HashMap<>();
+        for (GenericKubernetesResource raw : nodeMetrics.getStore().list()) {
+            Object spec = raw.getAdditionalProperties().get("spec");
+            specs.put(raw.getMetadata().getName(), spec == null ? JSON.nullNode() : JSON.valueToTree(spec));
+        }
+        return specs;
+    }
+
+    /** Whether the API server serves NodeSLO (its CRD was installed when the broker started). */
+    public boolean nodeSloServed() {
+        return nodeSlos != null;
+    }
+
+    /** Every NodeSLO by name; empty when NodeSLO is not served. */
+    public Map<String, NodeSLO> nodeSlos() {
+        Map<String, NodeSLO> out = new java.util.HashMap<>();
+        if (nodeSlos != null) {
+            nodeSlos.getStore().list().forEach(n -> out.put(n.getMetadata().getName(), n));
+        }
+        return out;
+    }
+
+    /** The {@code slo-controller-config} ConfigMap, null when there is none. */
+    public ConfigMap sloConfigMap() {
+        return sloConfig.getStore().getByKey(sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME);
     }
 
     /** Why the last ConfigMap update was refused, or null. */

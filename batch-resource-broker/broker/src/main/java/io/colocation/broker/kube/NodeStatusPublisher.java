@@ -8,8 +8,6 @@ import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.PriorityClass;
 import io.colocation.api.ResourceNames;
 import io.colocation.model.Resources;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,7 +15,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -34,14 +31,14 @@ public final class NodeStatusPublisher implements KubernetesSide {
     private static final ObjectMapper JSON = new ObjectMapper();
     static final String YARN_ALLOCATION_NAME = "hadoop-yarn";
     private static final int MAX_CONFLICT_RETRIES = 5;
-    /** Events about cluster-scoped objects live in {@code default}, as the kubelet's and the scheduler's do. */
-    private static final String EVENT_NAMESPACE = "default";
-    private static final String EVENT_SOURCE = "colocation-broker";
 
     private final KubernetesClient client;
 
+    private final EventRecorder events;
+
     public NodeStatusPublisher(KubernetesClient client) {
         this.client = client;
+        this.events = new EventRecorder(client);
     }
 
     /**
@@ -88,19 +85,7 @@ public final class NodeStatusPublisher implements KubernetesSide {
 
     @Override
     public void warn(String nodeName, String reason, String message) {
-        Instant now = Instant.now();
-        Event event = new EventBuilder()
-                .withNewMetadata().withGenerateName(nodeName + ".").withNamespace(EVENT_NAMESPACE).endMetadata()
-                .withNewInvolvedObject().withApiVersion("v1").withKind("Node").withName(nodeName).withUid(nodeName).endInvolvedObject()
-                .withType("Warning").withReason(reason).withMessage(message.length() > 1024 ? message.substring(0, 1024) : message)
-                .withNewSource().withComponent(EVENT_SOURCE).endSource()
-                .withFirstTimestamp(now.toString()).withLastTimestamp(now.toString()).withCount(1)
-                .build();
-        try {
-            client.v1().events().inNamespace(EVENT_NAMESPACE).resource(event).create();
-        } catch (KubernetesClientException e) {
-            LOG.warn("cannot record Event {} on Node {}: {}", reason, nodeName, e.getMessage());
-        }
+        events.warn("v1", "Node", null, nodeName, nodeName, reason, message);
     }
 
     static Node withResources(Node node, BatchPublication p) {

@@ -10,14 +10,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@link BrokerReconciler#reconcileAll()} on its own thread: at least every {@code interval} (YARN's
- * acknowledgements and reports arrive between Kubernetes events), and {@code debounce} after a change is
- * signalled (informer events, admin tasks), so a burst of events costs one pass.
+ * Runs a pass ({@link BrokerReconciler#reconcileAll()}, or the NodeMetric/NodeSLO controllers) on its own
+ * thread: at least every {@code interval} (YARN's acknowledgements and reports arrive between Kubernetes
+ * events), and {@code debounce} after a change is signalled (informer events, admin tasks), so a burst of
+ * events costs one pass.
  */
 public final class ArbitrationLoop implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ArbitrationLoop.class);
 
-    private final BrokerReconciler reconciler;
+    private final String name;
+    private final Runnable pass;
     private final Duration interval;
     private final Duration debounce;
     private final ReentrantLock lock = new ReentrantLock();
@@ -28,14 +30,20 @@ public final class ArbitrationLoop implements Closeable {
     private final DistinctWarnings failures = new DistinctWarnings(LOG);
 
     public ArbitrationLoop(BrokerReconciler reconciler, Duration interval, Duration debounce) {
-        this.reconciler = reconciler;
+        this("broker-arbitration", reconciler::reconcileAll, interval, debounce);
+    }
+
+    /** A loop running {@code pass} on its own thread {@code name}. */
+    public ArbitrationLoop(String name, Runnable pass, Duration interval, Duration debounce) {
+        this.name = name;
+        this.pass = pass;
         this.interval = interval;
         this.debounce = debounce;
     }
 
     public void start() {
         running = true;
-        thread = new Thread(this::run, "broker-arbitration");
+        thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
     }
@@ -71,13 +79,13 @@ public final class ArbitrationLoop implements Closeable {
                 } finally {
                     lock.unlock();
                 }
-                reconciler.reconcileAll();
+                pass.run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 LOG.debug("broker pass failed", e);
-                failures.warn("broker pass", "failed (" + e + "); the next one runs in " + interval.toMillis() + " ms");
+                failures.warn(name + " pass", "failed (" + e + "); the next one runs in " + interval.toMillis() + " ms");
             }
         }
     }

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import io.colocation.broker.slo.SloControllers;
 import io.colocation.broker.state.ZooKeeperLastGoodConfig;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -51,6 +52,8 @@ public final class Broker implements Managed {
     private ClusterView view;
     private BrokerReconciler reconciler;
     private ZooKeeperLastGoodConfig lastGood;
+    private SloControllers sloControllers;
+    private ArbitrationLoop sloLoop;
     private ArbitrationLoop loop;
     private final String replicaId;
 
@@ -106,10 +109,12 @@ public final class Broker implements Managed {
             }
             yarnSides.put(c.id, side);
         }
-        ArbitrationLoop[] loopRef = new ArbitrationLoop[1];
+        ArbitrationLoop[] loopRef = new ArbitrationLoop[2];
         Runnable wake = () -> {
-            if (loopRef[0] != null) {
-                loopRef[0].wake();
+            for (ArbitrationLoop l : loopRef) {
+                if (l != null) {
+                    l.wake();
+                }
             }
         };
         for (YarnSide side : yarnSides.values()) {
@@ -122,8 +127,13 @@ public final class Broker implements Managed {
                 config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock);
         loop = new ArbitrationLoop(reconciler, Duration.ofMillis(config.sync.intervalMs), Duration.ofMillis(config.sync.debounceMs));
         loopRef[0] = loop;
+        sloControllers = new SloControllers(kubernetes, view, leadership, config.kubernetes.sloConfigNamespace);
+        sloLoop = new ArbitrationLoop("slo-controllers", sloControllers::reconcile, Duration.ofMillis(config.sync.intervalMs),
+                Duration.ofMillis(config.sync.debounceMs));
+        loopRef[1] = sloLoop;
         leadership.start();
         loop.start();
+        sloLoop.start();
         LOG.info("broker {} started: policy {}, {} YARN cluster(s) {}, API server {}", replicaId, config.arbitration.policy,
                 yarnSides.size(), yarnSides.keySet(), view.apiServer());
     }
@@ -132,6 +142,7 @@ public final class Broker implements Managed {
     public void stop() {
         List<AutoCloseable> closing = new ArrayList<>();
         closing.add(loop);
+        closing.add(sloLoop);
         closing.add(reconciler);
         closing.add(view);
         closing.add(lastGood);
@@ -187,6 +198,11 @@ public final class Broker implements Managed {
     /** How long the pass loop may go without a pass before liveness fails. */
     public Duration stallLimit() {
         return Duration.ofMillis(Math.max(60_000, 10 * config.sync.intervalMs));
+    }
+
+    /** The NodeMetric and NodeSLO controllers, null before start. */
+    public SloControllers sloControllers() {
+        return sloControllers;
     }
 
     public BrokerReconciler reconciler() {

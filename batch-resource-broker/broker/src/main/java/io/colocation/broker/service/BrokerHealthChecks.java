@@ -70,7 +70,24 @@ final class BrokerHealthChecks {
                 }
             }
         });
-        // A warning, not a failure: one node's bad input must not take the broker out of service.
+        // Warnings, not failures: a bad ConfigMap key or one node's bad input must not take the broker out of service.
+        registry.register("slo-config", new HealthCheck() {
+            @Override
+            protected Result check() {
+                if (broker.sloControllers() == null) {
+                    return Result.healthy("not started");
+                }
+                Map<String, String> errors = broker.sloControllers().configErrors();
+                Map<String, String> writes = broker.sloControllers().writeErrors();
+                if (errors.isEmpty() && writes.isEmpty()) {
+                    return Result.healthy("every slo-controller-config key is in force; NodeMetrics and NodeSLOs are written");
+                }
+                return Result.builder().healthy().withDetail("warning", true).withDetail("keys", errors).withDetail("writes", writes)
+                        .withMessage("warning: " + String.join("; ", errors.values())
+                                + (writes.isEmpty() ? "" : (errors.isEmpty() ? "" : "; ") + String.join("; ", writes.values())))
+                        .build();
+            }
+        });
         registry.register("node-inputs", new HealthCheck() {
             @Override
             protected Result check() {

@@ -67,7 +67,7 @@ public final class ColocationConfigParser {
         return new ColocationConfig(cluster, List.copyOf(nodeConfigs));
     }
 
-    private static LabelSelector selector(JsonNode node, String where, List<String> problems) {
+    static LabelSelector selector(JsonNode node, String where, List<String> problems) {
         if (node == null || !node.isObject()) {
             problems.add(where + " is required and must be an object");
             return new LabelSelector(Map.of(), List.of());
