@@ -1,5 +1,6 @@
 package io.colocation.yarn.plugin;
 
+import io.colocation.api.yarn.VictimOrder;
 import io.colocation.api.yarn.YarnGrant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -159,17 +160,17 @@ final class GracefulPreemption {
     private void mark(long nowMillis, NodeId nodeId, List<RMContainer> running, YarnGrant grant, Resource allocated,
             long needMemory, int needVcores, Map<ContainerId, Mark> nodeMarks) {
         Map<String, RMContainer> byId = new HashMap<>();
-        List<PreemptionVictims.Candidate> candidates = new ArrayList<>();
+        List<VictimOrder.Candidate> candidates = new ArrayList<>();
         for (RMContainer c : running) {
             if (nodeMarks.containsKey(c.getContainerId()) || ended(c)) {
                 continue;
             }
             byId.put(c.getContainerId().toString(), c);
-            candidates.add(new PreemptionVictims.Candidate(c.getContainerId().toString(), c.isAMContainer(),
+            candidates.add(new VictimOrder.Candidate(c.getContainerId().toString(), c.isAMContainer(),
                     applicationPriority(c.getApplicationAttemptId().getApplicationId()),
                     requestPriority(c.getContainer().getPriority()), c.getCreationTime(), memory(c), (int) vcores(c)));
         }
-        for (PreemptionVictims.Candidate victim : PreemptionVictims.choose(candidates, needMemory, needVcores)) {
+        for (VictimOrder.Candidate victim : VictimOrder.choose(candidates, needMemory, needVcores)) {
             if (tokens < 1) {
                 LOG.info("preemption on {} deferred: the cluster-wide limit of {} per second is reached", nodeId,
                         settings.maxPreemptionsPerSecond());

@@ -1,35 +1,36 @@
-package io.colocation.yarn.plugin;
+package io.colocation.api.yarn;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Which containers to preempt to bring a node's allocation back within its grant: never an
+ * The one answer to "which YARN containers give resources back first", used by the RM plugin's graceful
+ * preemption, the copilot's kill-to-free and the koordlet: never an
  * ApplicationMaster while a task container can still help (losing an AM loses the attempt), then the
  * lowest application priority, then the least important request (the highest YARN priority number: a
  * MapReduce map before a reduce), then the most recently started (least work lost); and never more than
  * needed: once one container covers what is still missing the choice ends, and any pick the others
  * already cover is dropped again.
  */
-final class PreemptionVictims {
+public final class VictimOrder {
     /** One running container as the chooser sees it. */
-    record Candidate(String containerId, boolean applicationMaster, int applicationPriority, int requestPriority,
+    public record Candidate(String containerId, boolean applicationMaster, int applicationPriority, int requestPriority,
             long startedAtMillis, long memoryMB, int vcores) {
     }
 
-    static final Comparator<Candidate> LEAST_VALUABLE_FIRST = Comparator
+    public static final Comparator<Candidate> LEAST_VALUABLE_FIRST = Comparator
             .comparing(Candidate::applicationMaster)
             .thenComparingInt(Candidate::applicationPriority)
             .thenComparing(Comparator.comparingInt(Candidate::requestPriority).reversed())
             .thenComparing(Comparator.comparingLong(Candidate::startedAtMillis).reversed())
             .thenComparing(Candidate::containerId, Comparator.reverseOrder());
 
-    private PreemptionVictims() {
+    private VictimOrder() {
     }
 
     /** The containers to preempt so that at least {@code memoryMB} and {@code vcores} are freed (when possible). */
-    static List<Candidate> choose(List<Candidate> running, long memoryMB, int vcores) {
+    public static List<Candidate> choose(List<Candidate> running, long memoryMB, int vcores) {
         List<Candidate> ordered = new ArrayList<>(running);
         ordered.sort(LEAST_VALUABLE_FIRST);
         List<Candidate> chosen = new ArrayList<>();
