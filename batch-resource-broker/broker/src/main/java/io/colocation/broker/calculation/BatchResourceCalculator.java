@@ -33,7 +33,7 @@ public final class BatchResourceCalculator {
             return ResourceResult.reset(DEGRADED, true);
         }
         long hpReqCpu = 0, hpReqMem = 0, hpUsedCpu = 0, hpUsedMem = 0, hpMaxCpu = 0, hpMaxMem = 0;
-        Map<String, NodeMetricState.PodUsage> dangling = new HashMap<>(metric.pods().size() * 2);
+        Map<PodKey, NodeMetricState.PodUsage> dangling = new HashMap<>(metric.pods().size() * 2);
         for (NodeMetricState.PodUsage usage : metric.pods()) {
             dangling.put(usage.key(), usage);
         }
@@ -91,50 +91,53 @@ public final class BatchResourceCalculator {
         String cpuMsg;
         if (strategy.cpuCalculatePolicy() == CalculatePolicy.MAX_USAGE_REQUEST) {
             cpu = byMaxUsageRequest.cpuMilli();
-            cpuMsg = String.format("batchAllocatable[CPU(Milli-Core)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
-                    + " - systemUsageOrNodeReserved:%d - podHPMaxUsedRequest:%d", cpu, capacity.cpuMilli(),
-                    safetyMargin.cpuMilli(), systemUsedOrReserved.cpuMilli(), hpMaxUsedReq.cpuMilli());
+            cpuMsg = "batchAllocatable[CPU(Milli-Core)]:" + cpu + " = nodeCapacity:" + capacity.cpuMilli()
+                    + " - nodeSafetyMargin:" + safetyMargin.cpuMilli() + " - systemUsageOrNodeReserved:"
+                    + systemUsedOrReserved.cpuMilli() + " - podHPMaxUsedRequest:" + hpMaxUsedReq.cpuMilli();
         } else {
             cpu = byUsage.cpuMilli();
-            cpuMsg = String.format("batchAllocatable[CPU(Milli-Core)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
-                    + " - systemUsageOrNodeReserved:%d - podHPUsed:%d", cpu, capacity.cpuMilli(),
-                    safetyMargin.cpuMilli(), systemUsedOrReserved.cpuMilli(), hpUsed.cpuMilli());
+            cpuMsg = "batchAllocatable[CPU(Milli-Core)]:" + cpu + " = nodeCapacity:" + capacity.cpuMilli()
+                    + " - nodeSafetyMargin:" + safetyMargin.cpuMilli() + " - systemUsageOrNodeReserved:"
+                    + systemUsedOrReserved.cpuMilli() + " - podHPUsed:" + hpUsed.cpuMilli();
         }
         long memory;
         String memMsg;
         if (strategy.memoryCalculatePolicy() == CalculatePolicy.REQUEST) {
             memory = byRequest.memoryBytes();
-            memMsg = String.format("batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
-                    + " - nodeReserved:%d - podHPRequest:%d", Explain.gb(memory), Explain.gb(capacity.memoryBytes()),
-                    Explain.gb(safetyMargin.memoryBytes()), Explain.gb(nodeReserved.memoryBytes()),
-                    Explain.gb(hpRequest.memoryBytes()));
+            memMsg = "batchAllocatable[Mem(GB)]:" + Explain.gb(memory) + " = nodeCapacity:"
+                    + Explain.gb(capacity.memoryBytes()) + " - nodeSafetyMargin:"
+                    + Explain.gb(safetyMargin.memoryBytes()) + " - nodeReserved:"
+                    + Explain.gb(nodeReserved.memoryBytes()) + " - podHPRequest:" + Explain.gb(hpRequest.memoryBytes());
         } else if (strategy.memoryCalculatePolicy() == CalculatePolicy.MAX_USAGE_REQUEST) {
             memory = byMaxUsageRequest.memoryBytes();
-            memMsg = String.format("batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
-                    + " - systemUsage:%d - podHPMaxUsedRequest:%d", Explain.gb(memory), Explain.gb(capacity.memoryBytes()),
-                    Explain.gb(safetyMargin.memoryBytes()), Explain.gb(systemUsedOrReserved.memoryBytes()),
-                    Explain.gb(hpMaxUsedReq.memoryBytes()));
+            memMsg = "batchAllocatable[Mem(GB)]:" + Explain.gb(memory) + " = nodeCapacity:"
+                    + Explain.gb(capacity.memoryBytes()) + " - nodeSafetyMargin:"
+                    + Explain.gb(safetyMargin.memoryBytes()) + " - systemUsage:"
+                    + Explain.gb(systemUsedOrReserved.memoryBytes()) + " - podHPMaxUsedRequest:"
+                    + Explain.gb(hpMaxUsedReq.memoryBytes());
         } else {
             memory = byUsage.memoryBytes();
-            memMsg = String.format("batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d - nodeSafetyMargin:%d"
-                    + " - systemUsage:%d - podHPUsed:%d", Explain.gb(memory), Explain.gb(capacity.memoryBytes()),
-                    Explain.gb(safetyMargin.memoryBytes()), Explain.gb(systemUsedOrReserved.memoryBytes()),
-                    Explain.gb(hpUsed.memoryBytes()));
+            memMsg = "batchAllocatable[Mem(GB)]:" + Explain.gb(memory) + " = nodeCapacity:"
+                    + Explain.gb(capacity.memoryBytes()) + " - nodeSafetyMargin:"
+                    + Explain.gb(safetyMargin.memoryBytes()) + " - systemUsage:"
+                    + Explain.gb(systemUsedOrReserved.memoryBytes()) + " - podHPUsed:"
+                    + Explain.gb(hpUsed.memoryBytes());
         }
         if (strategy.batchCPUThresholdPercent() != null) {
             long cap = Percent.of(capacity.cpuMilli(), strategy.batchCPUThresholdPercent());
             if (cap < cpu) {
-                cpuMsg += String.format("; capped: batchAllocatable[CPU(Milli-Core)]:%d = nodeCapacity:%d"
-                        + " * batchCPUThresholdPercent:%d%%", cap, capacity.cpuMilli(), strategy.batchCPUThresholdPercent());
+                cpuMsg += "; capped: batchAllocatable[CPU(Milli-Core)]:" + cap + " = nodeCapacity:"
+                        + capacity.cpuMilli() + " * batchCPUThresholdPercent:" + strategy.batchCPUThresholdPercent()
+                        + "%";
                 cpu = cap;
             }
         }
         if (strategy.batchMemoryThresholdPercent() != null) {
             long cap = Percent.of(capacity.memoryBytes(), strategy.batchMemoryThresholdPercent());
             if (cap < memory) {
-                memMsg += String.format("; capped: batchAllocatable[Mem(GB)]:%d = nodeCapacity:%d"
-                        + " * batchMemoryThresholdPercent:%d%%", Explain.gb(cap), Explain.gb(capacity.memoryBytes()),
-                        strategy.batchMemoryThresholdPercent());
+                memMsg += "; capped: batchAllocatable[Mem(GB)]:" + Explain.gb(cap) + " = nodeCapacity:"
+                        + Explain.gb(capacity.memoryBytes()) + " * batchMemoryThresholdPercent:"
+                        + strategy.batchMemoryThresholdPercent() + "%";
                 memory = cap;
             }
         }

@@ -36,14 +36,15 @@ public final class MidResourceCalculator {
             long cpu = Math.min(cpuStatic, cpuCap);
             long memory = Math.min(memStatic, memCap);
             return new ResourceResult(new Resources(cpu, memory), false, List.of(
-                    String.format("midAllocatable[CPU(milli-core)]:%d = min(nodeCapacity:%d * midStaticCPUReservedPercent:%d%%,"
-                            + " nodeCapacity:%d * midCPUThresholdPercent:%d%%) (midReclaimMode static)", cpu,
-                            capacity.cpuMilli(), strategy.midStaticCPUReservedPercent(), capacity.cpuMilli(),
-                            strategy.midCPUThresholdPercent()),
-                    String.format("midAllocatable[Memory(GB)]:%d = min(nodeCapacity:%d * midStaticMemoryReservedPercent:%d%%,"
-                            + " nodeCapacity:%d * midMemoryThresholdPercent:%d%%) (midReclaimMode static)", Explain.gb(memory),
-                            Explain.gb(capacity.memoryBytes()), strategy.midStaticMemoryReservedPercent(),
-                            Explain.gb(capacity.memoryBytes()), strategy.midMemoryThresholdPercent())));
+                    "midAllocatable[CPU(milli-core)]:" + cpu + " = min(nodeCapacity:" + capacity.cpuMilli()
+                            + " * midStaticCPUReservedPercent:" + strategy.midStaticCPUReservedPercent()
+                            + "%, nodeCapacity:" + capacity.cpuMilli() + " * midCPUThresholdPercent:"
+                            + strategy.midCPUThresholdPercent() + "%) (midReclaimMode static)",
+                    "midAllocatable[Memory(GB)]:" + Explain.gb(memory) + " = min(nodeCapacity:"
+                            + Explain.gb(capacity.memoryBytes()) + " * midStaticMemoryReservedPercent:"
+                            + strategy.midStaticMemoryReservedPercent() + "%, nodeCapacity:"
+                            + Explain.gb(capacity.memoryBytes()) + " * midMemoryThresholdPercent:"
+                            + strategy.midMemoryThresholdPercent() + "%) (midReclaimMode static)"));
         }
 
         Resources prodReclaimable = metric.prodReclaimable() != null ? metric.prodReclaimable() : Resources.ZERO;
@@ -66,14 +67,16 @@ public final class MidResourceCalculator {
         long memory = Math.min(reclaimed.memoryBytes() + unallocatedMem, memCap);
         String ratio = Explain.ratio(strategy.midUnallocatedPercent() / 100.0);
         return new ResourceResult(new Resources(cpu, memory), false, List.of(
-                String.format("midAllocatable[CPU(milli-core)]:%d = min(max(min(prodReclaimable:%d, nodeUnused:%d), 0)"
-                        + " + unallocated:%d * midUnallocatedRatio:%s, nodeCapacity:%d * thresholdRatio:%s)", cpu,
-                        prodReclaimable.cpuMilli(), nodeUnused.cpuMilli(), unallocated.cpuMilli(), ratio, capacity.cpuMilli(),
-                        Explain.ratio(strategy.midCPUThresholdPercent() / 100.0)),
-                String.format("midAllocatable[Memory(GB)]:%d = min(max(min(prodReclaimable:%d, nodeUnused:%d), 0)"
-                        + " + unallocated:%d * midUnallocatedRatio:%s, nodeCapacity:%d * thresholdRatio:%s)", Explain.gb(memory),
-                        Explain.gb(prodReclaimable.memoryBytes()), Explain.gb(nodeUnused.memoryBytes()),
-                        Explain.gb(unallocated.memoryBytes()), ratio, Explain.gb(capacity.memoryBytes()),
-                        Explain.ratio(strategy.midMemoryThresholdPercent() / 100.0))));
+                "midAllocatable[CPU(milli-core)]:" + cpu + " = min(max(min(prodReclaimable:"
+                        + prodReclaimable.cpuMilli() + ", nodeUnused:" + nodeUnused.cpuMilli() + "), 0) + unallocated:"
+                        + unallocated.cpuMilli() + " * midUnallocatedRatio:" + ratio + ", nodeCapacity:"
+                        + capacity.cpuMilli() + " * thresholdRatio:"
+                        + (Explain.ratio(strategy.midCPUThresholdPercent() / 100.0)) + ")",
+                "midAllocatable[Memory(GB)]:" + Explain.gb(memory) + " = min(max(min(prodReclaimable:"
+                        + Explain.gb(prodReclaimable.memoryBytes()) + ", nodeUnused:"
+                        + Explain.gb(nodeUnused.memoryBytes()) + "), 0) + unallocated:"
+                        + Explain.gb(unallocated.memoryBytes()) + " * midUnallocatedRatio:" + ratio + ", nodeCapacity:"
+                        + Explain.gb(capacity.memoryBytes()) + " * thresholdRatio:"
+                        + (Explain.ratio(strategy.midMemoryThresholdPercent() / 100.0)) + ")"));
     }
 }

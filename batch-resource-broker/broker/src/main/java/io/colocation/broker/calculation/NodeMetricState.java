@@ -19,8 +19,8 @@ public record NodeMetricState(Instant updateTime, Resources nodeUsage, Resources
 
     /** One {@code status.podsMetric[]} entry; {@code priority} is the metric's own priority field. */
     public record PodUsage(String namespace, String name, Resources usage, PriorityClass priority) {
-        public String key() {
-            return namespace + "/" + name;
+        public PodKey key() {
+            return new PodKey(namespace, name);
         }
     }
 

@@ -41,10 +41,11 @@ public final class NodeResourceCalculator {
             Resources forKubernetes = origin;
             if (node.thirdPartyBatch() != null) {
                 forKubernetes = origin.minus(node.thirdPartyBatch()).atLeastZero();
-                explain.add(String.format("kubernetes batch = max(origin:%d milli-cores / %d bytes - thirdPartyAllocations(koord-batch):"
-                        + "%d milli-cores / %d bytes, 0) = %d milli-cores / %d bytes", origin.cpuMilli(), origin.memoryBytes(),
-                        node.thirdPartyBatch().cpuMilli(), node.thirdPartyBatch().memoryBytes(), forKubernetes.cpuMilli(),
-                        forKubernetes.memoryBytes()));
+                explain.add("kubernetes batch = max(origin:" + origin.cpuMilli() + " milli-cores / "
+                        + origin.memoryBytes() + " bytes - thirdPartyAllocations(koord-batch):"
+                        + node.thirdPartyBatch().cpuMilli() + " milli-cores / " + node.thirdPartyBatch().memoryBytes()
+                        + " bytes, 0) = " + forKubernetes.cpuMilli() + " milli-cores / " + forKubernetes.memoryBytes()
+                        + " bytes");
             }
             allocatable.put(ResourceNames.BATCH_CPU, forKubernetes.cpuMilli());
             allocatable.put(ResourceNames.BATCH_MEMORY, forKubernetes.memoryBytes());
@@ -67,8 +68,8 @@ public final class NodeResourceCalculator {
         }
         long scaledMilli = (long) ((double) (batchCpu * 1000) * ratio);
         long normalized = -Math.floorDiv(-scaledMilli, 1000);
-        explain.add(String.format("batch-cpu normalized: %d = %d * cpu-normalization-ratio:%s", normalized, batchCpu,
-                Explain.ratio(ratio)));
+        explain.add("batch-cpu normalized: " + normalized + " = " + batchCpu + " * cpu-normalization-ratio:"
+                + Explain.ratio(ratio));
         return normalized;
     }
 }

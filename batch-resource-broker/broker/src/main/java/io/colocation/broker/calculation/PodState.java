@@ -12,7 +12,8 @@ import io.colocation.api.QoSClass;
 public record PodState(String namespace, String name, boolean runningOrPending, PriorityClass priority, QoSClass qos,
         Resources request) {
 
-    public String key() {
-        return namespace + "/" + name;
+    /** Matches a pod with its metric; a record, so the names' cached hashes are reused every pass. */
+    public PodKey key() {
+        return new PodKey(namespace, name);
     }
 }

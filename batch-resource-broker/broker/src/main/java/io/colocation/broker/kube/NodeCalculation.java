@@ -71,12 +71,12 @@ public final class NodeCalculation {
     }
 
     private static String describe(ColocationStrategy s) {
-        return String.format(" (enable=%s, cpuReclaimThresholdPercent=%d, cpuCalculatePolicy=%s, memoryReclaimThresholdPercent=%d,"
-                + " memoryCalculatePolicy=%s, degradeTimeMinutes=%d%s%s%s)", s.isEnabled(), s.cpuReclaimThresholdPercent(),
-                s.cpuCalculatePolicy().json(), s.memoryReclaimThresholdPercent(), s.memoryCalculatePolicy().json(),
-                s.degradeTimeMinutes(),
-                s.batchCPUThresholdPercent() == null ? "" : ", batchCPUThresholdPercent=" + s.batchCPUThresholdPercent(),
-                s.batchMemoryThresholdPercent() == null ? "" : ", batchMemoryThresholdPercent=" + s.batchMemoryThresholdPercent(),
-                s.isMidStatic() ? ", midReclaimMode=static" : "");
+        return " (enable=" + s.isEnabled() + ", cpuReclaimThresholdPercent=" + s.cpuReclaimThresholdPercent()
+                + ", cpuCalculatePolicy=" + s.cpuCalculatePolicy().json() + ", memoryReclaimThresholdPercent="
+                + s.memoryReclaimThresholdPercent() + ", memoryCalculatePolicy=" + s.memoryCalculatePolicy().json()
+                + ", degradeTimeMinutes=" + s.degradeTimeMinutes()
+                + (s.batchCPUThresholdPercent() == null ? "" : ", batchCPUThresholdPercent=" + s.batchCPUThresholdPercent())
+                + (s.batchMemoryThresholdPercent() == null ? "" : ", batchMemoryThresholdPercent=" + s.batchMemoryThresholdPercent())
+                + (s.isMidStatic() ? ", midReclaimMode=static" : "") + ")";
     }
 }
