@@ -5,11 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** Koordinator's {@code isDegradeNeeded}: no NodeMetric, no update time, or older than degradeTimeMinutes. */
-final class MetricFreshness {
+public final class MetricFreshness {
     private MetricFreshness() {
     }
 
-    static boolean isDegraded(NodeMetricState metric, ColocationStrategy strategy, Instant now) {
+    public static boolean isDegraded(NodeMetricState metric, ColocationStrategy strategy, Instant now) {
         if (metric == null || metric.updateTime() == null) {
             return true;
         }

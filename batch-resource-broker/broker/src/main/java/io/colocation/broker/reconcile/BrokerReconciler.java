@@ -17,6 +17,7 @@ import io.colocation.broker.kube.NodeInputs;
 import io.colocation.broker.kube.NodeManagerIdentity;
 import io.colocation.broker.kube.KubernetesSide;
 import io.colocation.broker.kube.NodeCalculation;
+import io.colocation.broker.kube.NodeCalculationMemo;
 import io.colocation.broker.log.DistinctWarnings;
 import io.colocation.model.pod.PodRequests;
 import io.colocation.broker.kube.PublicationThreshold;
@@ -81,6 +82,7 @@ public final class BrokerReconciler implements Closeable {
     /** Nodes whose inputs cannot be read: since when, and why (the grace before Batch is removed runs from then). */
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
     private final DistinctWarnings nodeWarnings = new DistinctWarnings(LOG);
+    private final NodeCalculationMemo calculations = new NodeCalculationMemo();
     private final DistinctWarnings demandWarnings = new DistinctWarnings(LOG);
     private volatile long resumedEpoch = -1;
     private volatile String resumeProblem;
@@ -240,6 +242,7 @@ public final class BrokerReconciler implements Closeable {
         }
         ledger.retain(names);
         faults.keySet().retainAll(names);
+        calculations.retain(names);
         nodeWarnings.retain(names);
         kubernetesWritten.keySet().retainAll(names);
         yarnPublished.keySet().retainAll(names);
@@ -321,7 +324,8 @@ public final class BrokerReconciler implements Closeable {
         String name = node.getMetadata().getName();
         List<String> explain = new ArrayList<>();
         List<Pod> pods = view.podsOn(name);
-        NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, pods, metricOf(name), now);
+        String metricVersion = view.nodeMetric(name).map(ClusterView.ParsedMetric::resourceVersion).orElse(null);
+        NodeCalculation.Outcome outcome = calculations.calculate(config, node, pods, metricOf(name), metricVersion, now);
         explain.addAll(outcome.explain());
         if (view.configError() != null) {
             explain.add("the latest slo-controller-config was refused, the previous one is used: " + view.configError());
