@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * Every change wakes the broker through {@code onChange}. NodeMetrics are parsed once per
  * resourceVersion; a malformed NodeMetric or ConfigMap is reported by name and does not stop the others.
  */
-public final class ClusterView implements Closeable {
+public final class ClusterView implements ClusterInputs, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterView.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BY_NODE = "spec.nodeName";
@@ -202,6 +202,7 @@ public final class ClusterView implements Closeable {
     }
 
     /** Whether every informer is watching (the API server answers). */
+    @Override
     public boolean watching() {
         return informers().stream().allMatch(i -> i != null && i.isWatching());
     }
@@ -223,20 +224,24 @@ public final class ClusterView implements Closeable {
         return String.valueOf(client.getMasterUrl());
     }
 
+    @Override
     public List<Node> nodes() {
         return nodes.getStore().list();
     }
 
+    @Override
     public List<Pod> podsOn(String nodeName) {
         return pods.getIndexer().byIndex(BY_NODE, nodeName);
     }
 
     /** Pods not bound to any node yet (the scheduler's queue). */
+    @Override
     public List<Pod> unboundPods() {
         return pods.getIndexer().byIndex(BY_NODE, "");
     }
 
     /** The node's NodeMetric, parsed (cached per resourceVersion), or empty when there is none. */
+    @Override
     public Optional<ParsedMetric> nodeMetric(String nodeName) {
         GenericKubernetesResource raw = nodeMetrics.getStore().getByKey(nodeName);
         if (raw == null) {
@@ -265,6 +270,7 @@ public final class ClusterView implements Closeable {
      * malformed: the last good one (from memory, else as kept by {@link LastGoodConfig}), with the error to
      * report; with none at all, {@link #configUsable()} turns false.
      */
+    @Override
     public ColocationConfig colocationConfig() {
         ConfigMap cm = sloConfig.getStore().getByKey(sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME);
         ParsedConfig current = parsedConfig;
@@ -315,6 +321,7 @@ public final class ClusterView implements Closeable {
     }
 
     /** False when the ConfigMap is malformed and no good configuration is known: nodes must be frozen. */
+    @Override
     public boolean configUsable() {
         return parsedConfig.usable();
     }
@@ -349,6 +356,7 @@ public final class ClusterView implements Closeable {
     }
 
     /** Why the last ConfigMap update was refused, or null. */
+    @Override
     public String configError() {
         return parsedConfig.error();
     }

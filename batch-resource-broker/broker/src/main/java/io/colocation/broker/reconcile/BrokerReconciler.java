@@ -11,6 +11,7 @@ import io.colocation.model.Resources;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationStrategy;
 import io.colocation.broker.kube.BatchPublication;
+import io.colocation.broker.kube.ClusterInputs;
 import io.colocation.broker.kube.ClusterView;
 import io.colocation.api.InvalidInputException;
 import io.colocation.broker.kube.NodeInputs;
@@ -25,6 +26,7 @@ import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.ledger.NodeLedger.Publication;
 import io.colocation.broker.yarn.LeaderEpoch;
+import io.colocation.broker.yarn.Leadership;
 import io.colocation.broker.yarn.NotLeaderException;
 import io.colocation.broker.yarn.YarnSide;
 import io.fabric8.kubernetes.api.model.Node;
@@ -65,10 +67,10 @@ public final class BrokerReconciler implements Closeable {
     public static final String ANNOTATION_DRAIN_BATCH = "colocation.io/drain-batch";
     static final long MIB = 1024L * 1024L;
 
-    private final ClusterView view;
+    private final ClusterInputs view;
     private final KubernetesSide kubernetes;
     private final Map<String, YarnSide> yarnSides;
-    private final LeaderEpoch leadership;
+    private final Leadership leadership;
     private final ArbitrationSettings arbitration;
     private final boolean matchHostNames;
     private final Clock clock;
@@ -114,8 +116,8 @@ public final class BrokerReconciler implements Closeable {
     public record PassReport(boolean leading, int nodes, int kubernetesWrites, int yarnWrites, int errors, long millis) {
     }
 
-    public BrokerReconciler(ClusterView view, KubernetesSide kubernetes, Map<String, YarnSide> yarnSides,
-            LeaderEpoch leadership, ArbitrationSettings arbitration, boolean matchHostNames, int publishThreads,
+    public BrokerReconciler(ClusterInputs view, KubernetesSide kubernetes, Map<String, YarnSide> yarnSides,
+            Leadership leadership, ArbitrationSettings arbitration, boolean matchHostNames, int publishThreads,
             Ledger ledger, Clock clock) {
         this.view = view;
         this.kubernetes = kubernetes;
@@ -338,8 +340,9 @@ public final class BrokerReconciler implements Closeable {
             reportFault(name, "BatchInputInvalid", outcome.invalidInput(), leading);
             Instant removeAt = fault.since().plusSeconds(60L * outcome.strategy().degradeTimeMinutes());
             if (now.isBefore(removeAt)) {
+                // reported above, once per cause; the fault is recorded
                 return frozen(node, outcome.invalidInput() + "; grants frozen at their last values until it is fixed or until "
-                        + removeAt + " (degradeTimeMinutes after it appeared), then Batch is removed", leading, now);
+                        + removeAt + " (degradeTimeMinutes after it appeared), then Batch is removed", false, leading, now);
             }
             degradedReason = "input invalid since " + fault.since() + ": " + outcome.invalidInput() + "; Batch removed";
             explain.add("cannot calculate: " + outcome.invalidInput() + "; invalid for more than degradeTimeMinutes: Batch and Mid"
@@ -349,7 +352,7 @@ public final class BrokerReconciler implements Closeable {
             if (faults.remove(name) != null) {
                 explain.add("the input that froze this node is fixed");
             }
-            nodeWarnings.resolved("node " + name);
+            nodeWarnings.resolved(name);
             if (reclaim.degraded()) {
                 degradedReason = metricOf(name).unusable() != null ? metricOf(name).unusable() : "NodeMetric stale";
             }
@@ -442,7 +445,7 @@ public final class BrokerReconciler implements Closeable {
 
     /** WARN once per node and cause, and (leading) a Warning Event on the node. */
     private void reportFault(String node, String reason, String cause, boolean leading) {
-        if (nodeWarnings.warn("node " + node, cause) && leading) {
+        if (nodeWarnings.warn(node, cause) && leading) {
             kubernetes.warn(node, reason, cause);
         }
     }

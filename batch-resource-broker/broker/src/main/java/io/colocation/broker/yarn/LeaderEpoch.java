@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * check fails once the next leader has moved the epoch on, and the YARN plugin ignores grants of older
  * epochs as well.
  */
-public final class LeaderEpoch implements Closeable {
+public final class LeaderEpoch implements Leadership, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderEpoch.class);
     private static final long REFRESH_MILLIS = 1000;
 
@@ -94,6 +94,7 @@ public final class LeaderEpoch implements Closeable {
     }
 
     /** This replica's fence while it leads; empty when it does not (or no longer) lead. */
+    @Override
     public Optional<Fence> fence() {
         return latch.hasLeadership() ? Optional.ofNullable(fence) : Optional.empty();
     }

@@ -113,8 +113,14 @@ public final class NodeAnnotations {
         }
         Resources sum = Resources.ZERO;
         JsonNode allocations = root.path("allocations");
+        if (!allocations.isMissingNode() && !allocations.isNull() && !allocations.isArray()) {
+            throw new InvalidInputException(at + ": allocations must be a list, found " + allocations.getNodeType());
+        }
         for (int i = 0; i < allocations.size(); i++) {
             JsonNode a = allocations.get(i);
+            if (!a.isObject()) {
+                throw new InvalidInputException(at + ": allocations[" + i + "] must be an object, found " + a.getNodeType());
+            }
             if (PriorityClass.fromName(a.path("priority").asText()) != PriorityClass.BATCH) {
                 continue;
             }

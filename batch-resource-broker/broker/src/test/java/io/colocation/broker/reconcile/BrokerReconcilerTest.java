@@ -1,0 +1,144 @@
+package io.colocation.broker.reconcile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.broker.arbitration.ArbitrationSettings;
+import io.colocation.broker.fakes.FakeCluster;
+import io.colocation.broker.fakes.FakeKubernetesSide;
+import io.colocation.broker.fakes.InMemoryYarnSide;
+import io.colocation.broker.ledger.Ledger;
+import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.yarn.LeaderEpoch;
+import io.colocation.broker.yarn.Leadership;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pass's orchestration with both sides in memory (the real-system tests are in {@code service}): what is
+ * written where, what is frozen, what a standby and a quiet pass do.
+ */
+class BrokerReconcilerTest {
+    private final FakeCluster cluster = new FakeCluster();
+    private final FakeKubernetesSide kubernetes = new FakeKubernetesSide();
+    private final InMemoryYarnSide yarn = new InMemoryYarnSide("c", List.of("h1:8041", "h2:8041"));
+    private final AtomicBoolean leading = new AtomicBoolean(true);
+    private final Leadership leadership = () -> leading.get() ? Optional.of(new LeaderEpoch.Fence(1, 1)) : Optional.empty();
+    private final Ledger ledger = new Ledger();
+    private BrokerReconciler reconciler;
+
+    @BeforeEach
+    void cluster() {
+        for (String n : List.of("n1", "n2")) {
+            cluster.node(n, 16, 64, Map.of());
+            cluster.nodeManager(n, "h" + n.substring(1) + ":8041", "c");
+            cluster.metric(n, 4000, 16, Instant.now());
+        }
+        reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, ArbitrationSettings.defaults(), false, 2,
+                ledger, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void close() {
+        reconciler.close();
+    }
+
+    private NodeLedger ledger(String node) {
+        return ledger.get(node).orElseThrow();
+    }
+
+    private void passes(int n) {
+        for (int i = 0; i < n; i++) {
+            reconciler.reconcileAll();
+        }
+    }
+
+    @Test
+    void bothSidesArePublishedWithinOrigin() {
+        passes(3);
+        NodeLedger l = ledger("n1");
+        assertEquals(5600, l.origin().cpuMilli(), "16 cores x 60 % - 4 cores");
+        assertTrue(l.kubernetesGrant().cpuMilli() > 0 && l.yarnGrant().cpuMilli() > 0, l.toString());
+        assertTrue(l.kubernetesGrant().plus(l.yarnGrant()).cpuMilli() <= l.origin().cpuMilli(), l.toString());
+        assertEquals(l.kubernetesGrant(), kubernetes.written.get("n1").batch());
+        assertEquals(l.yarnGrant().cpuMilli(), yarn.grant("h1:8041").orElseThrow().vcores() * 1000L);
+    }
+
+    @Test
+    void aQuietPassWritesNothing() {
+        passes(3);
+        int writes = kubernetes.writes.get();
+        long version = yarn.grant("h1:8041").orElseThrow().version();
+        passes(2);
+        assertEquals(writes, kubernetes.writes.get());
+        assertEquals(version, yarn.grant("h1:8041").orElseThrow().version());
+    }
+
+    @Test
+    void aNodeWithAnInvalidInputIsFrozenAloneAndResumesWhenFixed() {
+        passes(3);
+        NodeLedger before = ledger("n2");
+        cluster.annotate("n2", KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS, "{\"allocations\": 7}");
+        cluster.metric("n1", 1000, 8, Instant.now());
+        cluster.metric("n2", 1000, 8, Instant.now());
+        passes(3);
+        NodeLedger frozen = ledger("n2");
+        assertTrue(frozen.degradedReason().startsWith("frozen: "), frozen.degradedReason());
+        assertEquals(before.kubernetesGrant(), frozen.kubernetesGrant(), "its grants stay as they were");
+        assertEquals(before.kubernetesGrant(), kubernetes.written.get("n2").batch());
+        assertEquals(List.of("n2"), List.copyOf(reconciler.nodeFaults().keySet()));
+        assertEquals(1, kubernetes.events.stream().filter(e -> e.startsWith("n2 BatchInputInvalid")).count(), "one Event per cause: " + kubernetes.events);
+        assertEquals(8600, ledger("n1").origin().cpuMilli(), "the other node follows its new NodeMetric");
+        assertNull(ledger("n1").degradedReason());
+
+        cluster.annotate("n2", KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS, "{\"allocations\": []}");
+        passes(2);
+        assertNull(ledger("n2").degradedReason());
+        assertEquals(8600, ledger("n2").origin().cpuMilli());
+        assertTrue(reconciler.nodeFaults().isEmpty());
+    }
+
+    @Test
+    void anUnreadableNodeMetricDegradesTheNodeWithItsReason() {
+        cluster.unreadableMetric("n2", "NodeMetric n2: status.nodeMetric.nodeUsage.resources.cpu: quantity \"1e-2147483648\" has an"
+                + " exponent outside ±100");
+        passes(2);
+        NodeLedger l = ledger("n2");
+        assertTrue(l.degraded());
+        assertEquals(0, l.origin().cpuMilli());
+        assertTrue(l.degradedReason().contains("exponent outside"), l.degradedReason());
+        assertEquals(5600, ledger("n1").origin().cpuMilli());
+    }
+
+    @Test
+    void aFailingWriteIsInTheLedgerAndRetriedNextPass() {
+        kubernetes.failing.add("n1");
+        passes(2);
+        NodeLedger l = ledger("n1");
+        assertNotNull(l.lastKubernetesPublication().error(), l.toString());
+        assertTrue(l.lastKubernetesPublication().error().contains("refused the status of Node n1"));
+        kubernetes.failing.clear();
+        passes(2);
+        assertNull(ledger("n1").lastKubernetesPublication().error());
+        assertNotNull(kubernetes.written.get("n1"));
+    }
+
+    @Test
+    void aStandbyComputesTheLedgerButWritesNothing() {
+        leading.set(false);
+        passes(2);
+        assertEquals(5600, ledger("n1").origin().cpuMilli());
+        assertEquals(0, kubernetes.writes.get());
+        assertTrue(yarn.grant("h1:8041").isEmpty());
+    }
+}
