@@ -107,10 +107,12 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
             }
         });
 
-        environment.jersey().register(new NodesResource(broker));
+        // Resources and tasks get what they use, not the whole broker.
+        NodeDrain drain = new NodeDrain(kubernetes, broker::wake);
+        environment.jersey().register(new NodesResource(broker.ledger(), broker.leadership(), drain, broker::resync));
         environment.jersey().register(new ClusterResource(broker));
-        environment.admin().addServlet("drain-batch", new DrainBatchTask(broker)).addMapping("/tasks/drain-batch");
-        environment.admin().addTask(new ResyncTask(broker));
+        environment.admin().addServlet("drain-batch", new DrainBatchTask(drain)).addMapping("/tasks/drain-batch");
+        environment.admin().addTask(new ResyncTask(broker::resync));
         if (token != null) {
             BearerTokenFilter filter = new BearerTokenFilter(token);
             environment.servlets().addFilter("bearer-token", filter)

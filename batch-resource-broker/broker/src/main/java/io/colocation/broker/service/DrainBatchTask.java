@@ -17,10 +17,10 @@ import java.util.Map;
  */
 final class DrainBatchTask extends HttpServlet {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final transient Broker broker;
+    private final transient NodeDrain drain;
 
-    DrainBatchTask(Broker broker) {
-        this.broker = broker;
+    DrainBatchTask(NodeDrain drain) {
+        this.drain = drain;
     }
 
     @Override
@@ -35,12 +35,9 @@ final class DrainBatchTask extends HttpServlet {
         List<String> done = new ArrayList<>();
         for (String node : nodes) {
             try {
-                NodeDrain.set(broker.kubernetes(), node, !undo);
+                drain.set(node, !undo);
                 done.add(node);
             } catch (NodeDrain.Failure e) {
-                if (!done.isEmpty()) {
-                    broker.wake();
-                }
                 Map<String, Object> body = new LinkedHashMap<>();
                 body.put("code", e.status());
                 body.put("message", e.getMessage());
@@ -49,7 +46,6 @@ final class DrainBatchTask extends HttpServlet {
                 return;
             }
         }
-        broker.wake();
         reply(response, 200, Map.of(undo ? "undrained" : "drained", done));
     }
 

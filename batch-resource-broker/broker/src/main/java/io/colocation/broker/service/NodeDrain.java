@@ -30,10 +30,16 @@ final class NodeDrain {
         }
     }
 
-    private NodeDrain() {
+    private final KubernetesClient client;
+    private final Runnable wake;
+
+    /** @param wake runs after a drain changed, so the next pass comes soon */
+    NodeDrain(KubernetesClient client, Runnable wake) {
+        this.client = client;
+        this.wake = wake;
     }
 
-    static void set(KubernetesClient client, String node, boolean drained) throws Failure {
+    void set(String node, boolean drained) throws Failure {
         if (node == null || node.length() > 253 || !NODE_NAME.matcher(node).matches()) {
             throw new Failure(400, "\"" + abbreviate(node) + "\" is not a Node name (lower-case letters, digits, '-' and '.')");
         }
@@ -41,6 +47,7 @@ final class NodeDrain {
         String patch = "{\"metadata\":{\"annotations\":{\"" + BrokerReconciler.ANNOTATION_DRAIN_BATCH + "\":" + value + "}}}";
         try {
             client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            wake.run();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
                 throw new Failure(404, "no Node " + node);

@@ -1,6 +1,8 @@
 package io.colocation.broker.service;
 
+import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.yarn.Leadership;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
@@ -18,23 +20,29 @@ import java.util.Map;
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public final class NodesResource {
-    private final Broker broker;
+    private final Ledger ledger;
+    private final Leadership leadership;
+    private final NodeDrain drain;
+    private final Runnable resync;
 
-    public NodesResource(Broker broker) {
-        this.broker = broker;
+    NodesResource(Ledger ledger, Leadership leadership, NodeDrain drain, Runnable resync) {
+        this.ledger = ledger;
+        this.leadership = leadership;
+        this.drain = drain;
+        this.resync = resync;
     }
 
     @GET
     @Path("/nodes")
     public Map<String, Object> nodes() {
-        List<NodeLedger> nodes = broker.ledger().all().stream().sorted(Comparator.comparing(NodeLedger::node)).toList();
-        return Map.of("leader", broker.leadership().fence().isPresent(), "items", nodes);
+        List<NodeLedger> nodes = ledger.all().stream().sorted(Comparator.comparing(NodeLedger::node)).toList();
+        return Map.of("leader", leadership.fence().isPresent(), "items", nodes);
     }
 
     @GET
     @Path("/nodes/{name}")
     public NodeLedger node(@PathParam("name") String name) {
-        return broker.ledger().get(name).orElseThrow(() -> new NotFoundException("no node " + name + " in the ledger"
+        return ledger.get(name).orElseThrow(() -> new NotFoundException("no node " + name + " in the ledger"
                 + " (the broker has not seen such a Node, or has not completed a pass since it appeared)"));
     }
 
@@ -52,19 +60,18 @@ public final class NodesResource {
 
     private Map<String, Object> setDrain(String name, boolean drained) {
         try {
-            NodeDrain.set(broker.kubernetes(), name, drained);
+            drain.set(name, drained);
         } catch (NodeDrain.Failure e) {
             // Dropwizard answers a WebApplicationException with {"code": ..., "message": ...}.
             throw new WebApplicationException(e.getMessage(), e.status());
         }
-        broker.wake();
         return Map.of("node", name, "drained", drained);
     }
 
     @POST
     @Path("/resync")
     public Map<String, Object> resync() {
-        broker.resync();
+        resync.run();
         return Map.of("resync", "requested");
     }
 }

@@ -7,16 +7,16 @@ import java.util.Map;
 
 /** {@code POST /tasks/resync}: forget what was published, compare every grant with the sides again. */
 final class ResyncTask extends Task {
-    private final Broker broker;
+    private final Runnable resync;
 
-    ResyncTask(Broker broker) {
+    ResyncTask(Runnable resync) {
         super("resync");
-        this.broker = broker;
+        this.resync = resync;
     }
 
     @Override
     public void execute(Map<String, List<String>> parameters, PrintWriter output) {
-        broker.resync();
+        resync.run();
         output.println("resync requested: every node's grants are compared with Kubernetes and YARN in the next pass");
     }
 }
