@@ -1,6 +1,10 @@
 package io.colocation.broker.kube;
 
+import io.colocation.api.InvalidInputException;
+import io.colocation.api.ResourceNames;
 import io.colocation.broker.calculation.MetricFreshness;
+import io.colocation.model.Resources;
+import io.colocation.model.pod.PodRequests;
 import io.colocation.model.config.ColocationConfig;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -12,7 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The broker's pass decides a node's calculation again only when one of its inputs changed: the Node, a pod
+ * The broker's pass reads a node's own objects again only when one of its inputs changed: the Node, a pod
  * on it, its NodeMetric, the colocation config, or whether the NodeMetric has gone stale since (the only way
  * time enters the calculation). Otherwise the last {@link NodeCalculation.Outcome} stands. Reading quantities
  * and classifying pods is most of a pass; this keeps a pass over thousands of quiet nodes cheap.
@@ -22,7 +26,16 @@ public final class NodeCalculationMemo {
     private record Inputs(String nodeVersion, List<String> podVersions, String metricVersion, ColocationConfig config) {
     }
 
-    private record Entry(Inputs inputs, boolean stale, NodeCalculation.Outcome outcome) {
+    private record Entry(Inputs inputs, boolean stale, Facts facts) {
+    }
+
+    /**
+     * What a pass needs of a node's own objects: the calculation, the batch requests of its pods (what
+     * Kubernetes uses of Batch there, with a note per pod whose request cannot be read), and the Batch and Mid
+     * its status holds now (null when absent or unreadable, with a note).
+     */
+    public record Facts(NodeCalculation.Outcome outcome, Resources batchUsed, Resources publishedBatch, Resources publishedMid,
+            List<String> notes) {
     }
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
@@ -30,7 +43,7 @@ public final class NodeCalculationMemo {
     /**
      * @param metricVersion the NodeMetric's resourceVersion, null when there is none (part of what {@code metric} says)
      */
-    public NodeCalculation.Outcome calculate(ColocationConfig config, Node node, List<Pod> pods, NodeCalculation.Metric metric,
+    public Facts calculate(ColocationConfig config, Node node, List<Pod> pods, NodeCalculation.Metric metric,
             String metricVersion, Instant now) {
         String name = node.getMetadata().getName();
         List<String> podVersions = new ArrayList<>(pods.size());
@@ -40,12 +53,44 @@ public final class NodeCalculationMemo {
         Inputs inputs = new Inputs(node.getMetadata().getResourceVersion(), podVersions, metricVersion, config);
         Entry cached = entries.get(name);
         if (cached != null && cached.inputs().equals(inputs) && inputs.nodeVersion() != null
-                && cached.stale() == MetricFreshness.isDegraded(metric.state(), cached.outcome().strategy(), now)) {
-            return cached.outcome();
+                && cached.stale() == MetricFreshness.isDegraded(metric.state(), cached.facts().outcome().strategy(), now)) {
+            return cached.facts();
         }
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, pods, metric, now);
-        entries.put(name, new Entry(inputs, MetricFreshness.isDegraded(metric.state(), outcome.strategy(), now), outcome));
-        return outcome;
+        List<String> notes = new ArrayList<>();
+        Resources batchUsed = batchUsed(pods, notes);
+        Facts facts = new Facts(outcome, batchUsed, published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, notes),
+                published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, notes), List.copyOf(notes));
+        entries.put(name, new Entry(inputs, MetricFreshness.isDegraded(metric.state(), outcome.strategy(), now), facts));
+        return facts;
+    }
+
+    /** Batch requests of the pods bound to the node that have not ended. */
+    private static Resources batchUsed(List<Pod> pods, List<String> notes) {
+        Resources sum = Resources.ZERO;
+        for (Pod pod : pods) {
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+                continue;
+            }
+            String key = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+            try {
+                sum = sum.plus(PodRequests.batch(pod, key + ": "));
+            } catch (InvalidInputException e) {
+                notes.add("not counted: " + e.getMessage());
+            }
+        }
+        return sum;
+    }
+
+    /** What the node's status holds of an extended pair, null when absent (or unreadable, with a note). */
+    private static Resources published(Node node, String cpu, String memory, List<String> notes) {
+        try {
+            return NodeInputs.allocatable(node, cpu, memory);
+        } catch (InvalidInputException e) {
+            notes.add("the published " + cpu + "/" + memory + " cannot be read (" + e.getMessage() + "): counted as absent");
+            return null;
+        }
     }
 
     /** Forgets nodes that are gone. */

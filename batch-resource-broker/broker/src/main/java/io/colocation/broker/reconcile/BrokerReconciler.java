@@ -327,7 +327,8 @@ public final class BrokerReconciler implements Closeable {
         List<String> explain = new ArrayList<>();
         List<Pod> pods = view.podsOn(name);
         String metricVersion = view.nodeMetric(name).map(ClusterView.ParsedMetric::resourceVersion).orElse(null);
-        NodeCalculation.Outcome outcome = calculations.calculate(config, node, pods, metricOf(name), metricVersion, now);
+        NodeCalculationMemo.Facts facts = calculations.calculate(config, node, pods, metricOf(name), metricVersion, now);
+        NodeCalculation.Outcome outcome = facts.outcome();
         explain.addAll(outcome.explain());
         if (view.configError() != null) {
             explain.add("the latest slo-controller-config was refused, the previous one is used: " + view.configError());
@@ -366,22 +367,11 @@ public final class BrokerReconciler implements Closeable {
             origin = Resources.ZERO;
         }
 
-        Resources kubernetesUsed = Resources.ZERO;
-        for (Pod pod : pods) {
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-                continue;
-            }
-            String key = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-            try {
-                kubernetesUsed = kubernetesUsed.plus(PodRequests.batch(pod, key + ": "));
-            } catch (InvalidInputException e) {
-                explain.add("not counted: " + e.getMessage());
-            }
-        }
+        Resources kubernetesUsed = facts.batchUsed();
+        explain.addAll(facts.notes());
         Written written = leading ? kubernetesWritten.get(name) : null;
-        Resources currentBatch = written != null ? written.batch() : published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY);
-        Resources currentMid = written != null ? written.mid() : published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY);
+        Resources currentBatch = written != null ? written.batch() : facts.publishedBatch();
+        Resources currentMid = written != null ? written.mid() : facts.publishedMid();
         Resources kPublished = currentBatch == null ? Resources.ZERO : currentBatch;
         SideState k = new SideState(kubernetesUsed, kubernetesDemand, kPublished, kPublished, apiServerUp);
 

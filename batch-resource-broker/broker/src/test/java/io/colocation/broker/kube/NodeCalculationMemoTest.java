@@ -33,12 +33,12 @@ class NodeCalculationMemoTest {
         NodeCalculation.Metric metric = NodeCalculation.Metric.of(new NodeMetricState(T0, new Resources(4000, 16L << 30),
                 new Resources(4000, 16L << 30), List.of(), List.of(), null));
         NodeCalculationMemo memo = new NodeCalculationMemo();
-        NodeCalculation.Outcome first = memo.calculate(config, node("1"), List.of(), metric, "m1", T0.plusSeconds(60));
+        NodeCalculationMemo.Facts first = memo.calculate(config, node("1"), List.of(), metric, "m1", T0.plusSeconds(60));
         assertSame(first, memo.calculate(config, node("1"), List.of(), metric, "m1", T0.plusSeconds(120)), "nothing changed");
         assertNotSame(first, memo.calculate(config, node("2"), List.of(), metric, "m1", T0.plusSeconds(120)), "the Node changed");
-        NodeCalculation.Outcome fresh = memo.calculate(config, node("2"), List.of(), metric, "m1", T0.plusSeconds(180));
-        assertFalse(fresh.reclaim().degraded());
-        NodeCalculation.Outcome stale = memo.calculate(config, node("2"), List.of(), metric, "m1", T0.plus(Duration.ofMinutes(16)));
-        assertTrue(stale.reclaim().degraded(), "15 minutes without a NodeMetric update degrade the node, memo or not");
+        NodeCalculationMemo.Facts fresh = memo.calculate(config, node("2"), List.of(), metric, "m1", T0.plusSeconds(180));
+        assertFalse(fresh.outcome().reclaim().degraded());
+        NodeCalculationMemo.Facts stale = memo.calculate(config, node("2"), List.of(), metric, "m1", T0.plus(Duration.ofMinutes(16)));
+        assertTrue(stale.outcome().reclaim().degraded(), "15 minutes without a NodeMetric update degrade the node, memo or not");
     }
 }
