@@ -39,6 +39,11 @@ public final class YarnGrantPublisher implements Closeable {
     private final CuratorCache cache;
     private final DistinctWarnings invalidDocuments = new DistinctWarnings(LOG);
     private final Map<String, Object> lastValid = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Decoded> decoded = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A document as decoded at one ZooKeeper modification (mzxid). */
+    private record Decoded(long version, Object value) {
+    }
 
     public YarnGrantPublisher(CuratorFramework client, LeaderEpoch leadership, String root, String clusterId) {
         this.client = client;
@@ -59,6 +64,12 @@ public final class YarnGrantPublisher implements Closeable {
     }
 
     public void start() throws IOException {
+        cache.listenable().addListener((type, oldData, data) -> {
+            if (type == org.apache.curator.framework.recipes.cache.CuratorCacheListener.Type.NODE_DELETED && oldData != null) {
+                decoded.remove(oldData.getPath());
+                lastValid.remove(oldData.getPath());
+            }
+        });
         // The grants directory must exist for a new leader to list it (restampAll).
         String grants = YarnContract.grantsPath(root, clusterId);
         try {
@@ -188,10 +199,17 @@ public final class YarnGrantPublisher implements Closeable {
         if (data.getData() == null || data.getData().length == 0) {
             return Optional.empty();
         }
+        // Each document is read by several questions per node and pass: decode a version once.
+        long version = data.getStat() == null ? -1 : data.getStat().getMzxid();
+        Decoded cached = decoded.get(data.getPath());
+        if (cached != null && version >= 0 && cached.version() == version && type.isInstance(cached.value())) {
+            return Optional.of(type.cast(cached.value()));
+        }
         try {
             T document = YarnContractCodec.read(data.getPath(), data.getData(), type);
             invalidDocuments.resolved(data.getPath());
             lastValid.put(data.getPath(), document);
+            decoded.put(data.getPath(), new Decoded(version, document));
             return Optional.of(document);
         } catch (IOException e) {
             // The last valid one stands: a report then ages into "unreachable" and freezes the node's grant.

@@ -268,6 +268,39 @@ class FaultIsolationTest {
         }
     }
 
+    @Test
+    void aZooKeeperOutageFreezesBothGrantsAndTheyConvergeAfterIt(KubernetesClient client, TestZooKeeper zk) throws Exception {
+        String nodeId = "fault-zk-" + round + ":8041";
+        ColocationObjects.nodeManagerPod(client, NS, good, nodeId, CLUSTER);
+        yarn = new SimulatedYarnPlugin(zk.newClient(), root, CLUSTER, Set.of(nodeId), 300);
+        broker = start(client, zk, true);
+        Await.until(Duration.ofSeconds(20), () -> ledger(good) != null && ledger(good).yarn() != null
+                && ledger(good).yarn().acknowledged() && KubeFixtures.batchAllocatable(client, good) != null);
+        long[] before = KubeFixtures.batchAllocatable(client, good);
+        YarnGrant yarnBefore = yarn.applied(nodeId);
+        zk.stop();
+        try {
+            // Online load falls (origin 5.6 -> 8.6 cores) while no replica can reach YARN's side: Kubernetes never
+            // grows into the grant YARN holds, and YARN's grant cannot change at all.
+            ColocationObjects.nodeMetric(client, good, TEST, 1000, 8 * GI, Instant.now());
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (System.nanoTime() < end) {
+                long kubernetes = KubeFixtures.batchAllocatable(client, good)[0];
+                assertTrue(kubernetes <= Math.max(before[0], 8600 - yarnBefore.vcores() * 1000L),
+                        "Kubernetes grew to " + kubernetes + " m into YARN's " + yarnBefore.vcores() + " vcores");
+                assertEquals(yarnBefore.version(), yarn.applied(nodeId).version());
+                Thread.sleep(250);
+            }
+        } finally {
+            zk.restart();
+        }
+        Await.until(Duration.ofSeconds(40), () -> ledger(good).origin().cpuMilli() == 8600 && ledger(good).yarn().acknowledged()
+                && KubeFixtures.batchAllocatable(client, good)[0] == ledger(good).kubernetesGrant().cpuMilli()
+                && yarn.applied(nodeId).version() > yarnBefore.version());
+        NodeLedger after = ledger(good);
+        assertTrue(after.kubernetesGrant().plus(after.yarnGrant()).cpuMilli() <= after.origin().cpuMilli(), after.toString());
+    }
+
     private static void malformedConfig(KubernetesClient client) {
         client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata()
                 .withName(KoordinatorKeys.SLO_CONFIGMAP_NAME).withNamespace(NS).endMetadata()
