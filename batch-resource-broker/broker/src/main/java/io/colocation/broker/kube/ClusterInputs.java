@@ -33,4 +33,11 @@ public interface ClusterInputs {
 
     /** Whether every informer is watching (the API server answers). */
     boolean watching();
+
+    /** What changed since the last call: the nodes whose Node, pods or NodeMetric changed, or everything. */
+    Changes takeChanges();
+
+    /** @param everything the config or Kubernetes' pending demand changed: every node must be decided again */
+    record Changes(java.util.Set<String> nodes, boolean everything) {
+    }
 }

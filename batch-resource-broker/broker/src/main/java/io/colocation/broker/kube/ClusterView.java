@@ -52,6 +52,8 @@ public final class ClusterView implements ClusterInputs, Closeable {
     private SharedIndexInformer<NodeSLO> nodeSlos;
     private volatile boolean nodeSloServed;
     private final Map<String, ParsedMetric> parsedMetrics = new ConcurrentHashMap<>();
+    private final java.util.Set<String> changedNodes = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicBoolean everythingChanged = new java.util.concurrent.atomic.AtomicBoolean(true);
     private final LastGoodConfig lastGood;
     private volatile ParsedConfig parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null, true, false);
 
@@ -142,17 +144,18 @@ public final class ClusterView implements ClusterInputs, Closeable {
         ResourceEventHandler<Object> wake = new ResourceEventHandler<>() {
             @Override
             public void onAdd(Object obj) {
-                onChange.run();
+                changed(obj);
             }
 
             @Override
             public void onUpdate(Object oldObj, Object newObj) {
-                onChange.run();
+                changed(oldObj);
+                changed(newObj);
             }
 
             @Override
             public void onDelete(Object obj, boolean deletedFinalStateUnknown) {
-                onChange.run();
+                changed(obj);
             }
         };
         nodes = client.nodes().runnableInformer(0);
@@ -187,6 +190,36 @@ public final class ClusterView implements ClusterInputs, Closeable {
                         + " within " + timeout.toSeconds() + " s");
             }
         }
+    }
+
+    /** Records which node an event concerns (or that every node is concerned) and wakes the broker. */
+    private void changed(Object object) {
+        if (object instanceof Node n) {
+            changedNodes.add(n.getMetadata().getName());
+        } else if (object instanceof Pod p) {
+            String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
+            if (node == null || node.isEmpty()) {
+                everythingChanged.set(true); // an unbound pod is Kubernetes' demand, which every node's split uses
+            } else {
+                changedNodes.add(node);
+            }
+        } else if (object instanceof GenericKubernetesResource metric) {
+            changedNodes.add(metric.getMetadata().getName());
+        } else if (object instanceof ConfigMap) {
+            everythingChanged.set(true);
+        }
+        onChange.run();
+    }
+
+    @Override
+    public Changes takeChanges() {
+        boolean everything = everythingChanged.getAndSet(false);
+        java.util.Set<String> nodes = new java.util.HashSet<>();
+        for (java.util.Iterator<String> it = changedNodes.iterator(); it.hasNext();) {
+            nodes.add(it.next());
+            it.remove();
+        }
+        return new Changes(nodes, everything);
     }
 
     private List<SharedIndexInformer<?>> informers() {

@@ -34,6 +34,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -87,12 +88,21 @@ public final class BrokerReconciler implements Closeable {
     private final NodeCalculationMemo calculations = new NodeCalculationMemo();
     private final DistinctWarnings demandWarnings = new DistinctWarnings(LOG);
     private volatile long resumedEpoch = -1;
+    private final Duration fullPassEvery;
+    private final java.util.concurrent.atomic.AtomicBoolean fullPassDue = new java.util.concurrent.atomic.AtomicBoolean(true);
+    private Instant lastFullPass;
+    private boolean lastLeading;
+    private boolean lastApiServerUp;
+    /** Nodes whose write failed in the last pass: decided again in the next one. */
+    private final Set<String> retry = ConcurrentHashMap.newKeySet();
     private volatile String resumeProblem;
     private final Stats stats = new Stats();
 
     /** Counters since start, for the metrics. */
     public static final class Stats {
         public final AtomicLong passes = new AtomicLong();
+        /** Passes that decided every node (the rest decided only the nodes whose inputs changed). */
+        public final AtomicLong fullPasses = new AtomicLong();
         public final AtomicLong kubernetesWrites = new AtomicLong();
         public final AtomicLong yarnWrites = new AtomicLong();
         public final AtomicLong publishErrors = new AtomicLong();
@@ -118,7 +128,8 @@ public final class BrokerReconciler implements Closeable {
 
     public BrokerReconciler(ClusterInputs view, KubernetesSide kubernetes, Map<String, YarnSide> yarnSides,
             Leadership leadership, ArbitrationSettings arbitration, boolean matchHostNames, int publishThreads,
-            Ledger ledger, Clock clock) {
+            Ledger ledger, Clock clock, Duration fullPassEvery) {
+        this.fullPassEvery = fullPassEvery;
         this.view = view;
         this.kubernetes = kubernetes;
         this.yarnSides = Map.copyOf(yarnSides);
@@ -164,6 +175,7 @@ public final class BrokerReconciler implements Closeable {
     public void forgetPublications() {
         kubernetesWritten.clear();
         yarnPublished.clear();
+        fullPassDue.set(true);
     }
 
     public PassReport reconcileAll() {
@@ -171,9 +183,14 @@ public final class BrokerReconciler implements Closeable {
         Instant now = clock.instant();
         Optional<LeaderEpoch.Fence> fence = leadership.fence();
         boolean leading = fence.isPresent();
+        boolean full = fullPassDue.getAndSet(false) || lastFullPass == null
+                || !now.isBefore(lastFullPass.plus(fullPassEvery)) || leading != lastLeading;
         if (leading && fence.get().epoch() != resumedEpoch) {
             leading = resume(fence.get().epoch());
+            full = true;
         }
+        lastLeading = leading;
+        ClusterInputs.Changes changes = view.takeChanges();
         ColocationConfig config = view.colocationConfig();
         Resources kubernetesDemand = kubernetesDemand();
         Map<String, Collection<String>> known = new HashMap<>();
@@ -181,11 +198,20 @@ public final class BrokerReconciler implements Closeable {
             yarnSides.forEach((id, side) -> known.put(id, side.knownNodes()));
         }
         boolean apiServerUp = view.watching();
-        List<Node> nodes = view.nodes();
+        full |= changes.everything() || apiServerUp != lastApiServerUp || !view.configUsable();
+        lastApiServerUp = apiServerUp;
+        List<Node> all = view.nodes();
+        List<Node> nodes = full ? all : changedNodes(all, changes.nodes());
+        if (full) {
+            lastFullPass = now;
+        }
+        retry.clear();
         List<NodeWork> work = new ArrayList<>(nodes.size());
         Set<String> names = new HashSet<>();
-        for (Node node : nodes) {
+        for (Node node : all) {
             names.add(node.getMetadata().getName());
+        }
+        for (Node node : nodes) {
             if (!view.configUsable()) {
                 work.add(frozen(node, view.configError(), false, leading, now)); // reported once by the view, not per node
                 continue;
@@ -226,6 +252,7 @@ public final class BrokerReconciler implements Closeable {
                     kWrites++;
                 } else {
                     errors++;
+                    retry.add(entry.node());
                 }
             }
             if (y != null && y.at().equals(now)) {
@@ -233,6 +260,7 @@ public final class BrokerReconciler implements Closeable {
                     yWrites++;
                 } else {
                     errors++;
+                    retry.add(entry.node());
                 }
             }
             if (entry.overcommit().cpuMilli() > 0 || entry.overcommit().memoryBytes() > 0) {
@@ -242,6 +270,29 @@ public final class BrokerReconciler implements Closeable {
                 stats.excesses.incrementAndGet();
             }
         }
+        if (full) {
+            forgetGone(names);
+        }
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        stats.passes.incrementAndGet();
+        if (full) {
+            stats.fullPasses.incrementAndGet();
+        }
+        stats.kubernetesWrites.addAndGet(kWrites);
+        stats.yarnWrites.addAndGet(yWrites);
+        stats.publishErrors.addAndGet(errors);
+        stats.lastPassMillis = millis;
+        stats.lastPassAt = now;
+        PassReport report = new PassReport(leading, nodes.size(), kWrites, yWrites, errors, millis);
+        if (kWrites + yWrites + errors > 0) {
+            LOG.info("pass: {} of {} nodes decided, {} Kubernetes and {} YARN writes, {} errors, {} ms{}", nodes.size(), all.size(),
+                    kWrites, yWrites, errors, millis, leading ? "" : " (standby)");
+        }
+        return report;
+    }
+
+    /** Forgets what it kept of nodes that are gone (on full passes, which see every node). */
+    private void forgetGone(Set<String> names) {
         ledger.retain(names);
         faults.keySet().retainAll(names);
         calculations.retain(names);
@@ -250,19 +301,42 @@ public final class BrokerReconciler implements Closeable {
         yarnPublished.keySet().retainAll(names);
         lastKubernetes.keySet().retainAll(names);
         lastYarn.keySet().retainAll(names);
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        stats.passes.incrementAndGet();
-        stats.kubernetesWrites.addAndGet(kWrites);
-        stats.yarnWrites.addAndGet(yWrites);
-        stats.publishErrors.addAndGet(errors);
-        stats.lastPassMillis = millis;
-        stats.lastPassAt = now;
-        PassReport report = new PassReport(leading, nodes.size(), kWrites, yWrites, errors, millis);
-        if (kWrites + yWrites + errors > 0) {
-            LOG.info("pass: {} nodes, {} Kubernetes and {} YARN writes, {} errors, {} ms{}", nodes.size(), kWrites, yWrites,
-                    errors, millis, leading ? "" : " (standby)");
+    }
+
+    /**
+     * The nodes an incremental pass decides: those whose Node, pods or NodeMetric changed, those whose YARN
+     * side moved since their ledger (use, applied capacity, grant, reachability), those without a ledger yet
+     * and those whose last write failed. Everything else keeps its ledger until the next full pass.
+     */
+    private List<Node> changedNodes(List<Node> all, Set<String> changed) {
+        List<Node> out = new ArrayList<>();
+        for (Node node : all) {
+            String name = node.getMetadata().getName();
+            if (changed.contains(name) || retry.contains(name) || yarnMoved(name)) {
+                out.add(node);
+            }
         }
-        return report;
+        return out;
+    }
+
+    private boolean yarnMoved(String node) {
+        NodeLedger l = ledger.get(node).orElse(null);
+        if (l == null) {
+            return true;
+        }
+        if (l.yarn() == null) {
+            return false;
+        }
+        YarnSide side = yarnSides.get(l.yarn().clusterId());
+        if (side == null) {
+            return false;
+        }
+        String nodeId = l.yarn().nodeId();
+        Resources used = side.used(nodeId).map(BrokerReconciler::fromYarn).orElse(Resources.ZERO);
+        Resources applied = side.applied(nodeId).map(BrokerReconciler::fromYarn).orElse(null);
+        Long version = side.grant(nodeId).map(YarnGrant::version).orElse(null);
+        return !used.equals(l.yarnUsed()) || !java.util.Objects.equals(applied, l.yarnApplied())
+                || side.reachable(nodeId) != l.yarn().reachable() || !java.util.Objects.equals(version, l.yarn().grantVersion());
     }
 
     /** Takes the lead: re-stamps YARN grants with the new epoch; publication state is re-read from the sides. */

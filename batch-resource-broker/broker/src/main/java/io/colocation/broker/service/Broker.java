@@ -124,7 +124,8 @@ public final class Broker implements Managed {
         view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, lastGood, wake);
         view.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
         reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes), yarnSides, leadership, arbitration,
-                config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock);
+                config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock,
+                Duration.ofMillis(config.sync.intervalMs));
         loop = new ArbitrationLoop(reconciler, Duration.ofMillis(config.sync.intervalMs), Duration.ofMillis(config.sync.debounceMs));
         loopRef[0] = loop;
         sloControllers = new SloControllers(kubernetes, view, leadership, config.kubernetes.sloConfigNamespace);

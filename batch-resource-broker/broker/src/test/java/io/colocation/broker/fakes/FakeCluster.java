@@ -29,6 +29,8 @@ public final class FakeCluster implements ClusterInputs {
     private final Map<String, List<Pod>> pods = new HashMap<>();
     private final Map<String, ClusterView.ParsedMetric> metrics = new HashMap<>();
     private ColocationConfig config;
+    private final java.util.Set<String> changed = new java.util.HashSet<>();
+    private boolean everything = true;
 
     public FakeCluster() {
         try {
@@ -44,6 +46,7 @@ public final class FakeCluster implements ClusterInputs {
         nodes.put(name, new NodeBuilder().withNewMetadata().withName(name).withResourceVersion(next())
                 .withAnnotations(new HashMap<>(annotations)).endMetadata()
                 .withNewStatus().withCapacity(r).withAllocatable(r).endStatus().build());
+        changed.add(name);
     }
 
     /** A NodeManager pod on the node, as Koordinator's annotations name it. */
@@ -53,23 +56,27 @@ public final class FakeCluster implements ClusterInputs {
                 .addToAnnotations(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, nodeId)
                 .addToAnnotations(KoordinatorKeys.ANNOTATION_YARN_CLUSTER_ID, clusterId).endMetadata()
                 .withNewSpec().withNodeName(node).endSpec().withNewStatus().withPhase("Running").endStatus().build());
+        changed.add(node);
     }
 
     /** The koordlet's report: node usage, all of it system usage. */
     public void metric(String node, long cpuMilli, long memoryGi, Instant updateTime) {
         Resources usage = new Resources(cpuMilli, memoryGi * GI);
         metrics.put(node, new ClusterView.ParsedMetric(next(), new NodeMetricState(updateTime, usage, usage, List.of(), List.of(), null), null));
+        changed.add(node);
     }
 
     /** A NodeMetric that cannot be read. */
     public void unreadableMetric(String node, String why) {
         metrics.put(node, new ClusterView.ParsedMetric(next(), null, why));
+        changed.add(node);
     }
 
     public void annotate(String node, String key, String value) {
         Node n = nodes.get(node);
         n.getMetadata().getAnnotations().put(key, value);
         n.getMetadata().setResourceVersion(next());
+        changed.add(node);
     }
 
     private String next() {
@@ -114,5 +121,13 @@ public final class FakeCluster implements ClusterInputs {
     @Override
     public boolean watching() {
         return true;
+    }
+
+    @Override
+    public Changes takeChanges() {
+        Changes c = new Changes(java.util.Set.copyOf(changed), everything);
+        changed.clear();
+        everything = false;
+        return c;
     }
 }

@@ -15,6 +15,7 @@ import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.broker.yarn.Leadership;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ class BrokerReconcilerTest {
             cluster.metric(n, 4000, 16, Instant.now());
         }
         reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, ArbitrationSettings.defaults(), false, 2,
-                ledger, Clock.systemUTC());
+                ledger, Clock.systemUTC(), Duration.ofHours(1));
     }
 
     @AfterEach
@@ -140,5 +141,31 @@ class BrokerReconcilerTest {
         assertEquals(5600, ledger("n1").origin().cpuMilli());
         assertEquals(0, kubernetes.writes.get());
         assertTrue(yarn.grant("h1:8041").isEmpty());
+    }
+
+    @Test
+    void anIncrementalPassDecidesOnlyTheNodesWhoseInputsChanged() {
+        passes(3);
+        NodeLedger quiet = ledger("n2");
+        cluster.metric("n1", 1000, 8, Instant.now());
+        BrokerReconciler.PassReport report = reconciler.reconcileAll();
+        assertEquals(1, report.nodes(), "only n1 changed");
+        assertEquals(8600, ledger("n1").origin().cpuMilli());
+        assertEquals(quiet, ledger("n2"), "n2 keeps its ledger");
+        settle();
+        yarn.use("h2:8041", 1, 1024);
+        assertEquals(1, reconciler.reconcileAll().nodes(), "YARN's use moved on n2");
+        assertEquals(1000, ledger("n2").yarnUsed().cpuMilli());
+        settle();
+        assertEquals(0, reconciler.reconcileAll().nodes(), "nothing changed");
+        reconciler.forgetPublications();
+        assertEquals(2, reconciler.reconcileAll().nodes(), "a resync decides every node");
+    }
+
+    /** Passes until one decides nothing: YARN applying a new grant is itself a change the next pass sees. */
+    private void settle() {
+        for (int i = 0; i < 5 && reconciler.reconcileAll().nodes() > 0; i++) {
+            assertTrue(i < 4, "the pass does not settle");
+        }
     }
 }
