@@ -12,5 +12,5 @@ if ! mvn -B -q -pl batch-resource-broker/broker-benchmarks exec:exec@publish-cyc
   tail -40 "$log" >&2
   exit 1
 fi
-grep -E "^(setup|first publication|NodeMetric change|full pass)" "$log"
+grep -E "^(setup|first publication|NodeMetric change|pass that|full pass)" "$log"
 rm -f "$log"

@@ -111,6 +111,7 @@ public final class BrokerReconciler implements Closeable {
         /** Node-passes in which use exceeded origin (grants frozen, excess to take back). */
         public final AtomicLong excesses = new AtomicLong();
         public volatile long lastPassMillis;
+        public volatile long lastFullPassMillis;
         public volatile Instant lastPassAt;
     }
 
@@ -277,6 +278,7 @@ public final class BrokerReconciler implements Closeable {
         stats.passes.incrementAndGet();
         if (full) {
             stats.fullPasses.incrementAndGet();
+            stats.lastFullPassMillis = millis;
         }
         stats.kubernetesWrites.addAndGet(kWrites);
         stats.yarnWrites.addAndGet(yWrites);

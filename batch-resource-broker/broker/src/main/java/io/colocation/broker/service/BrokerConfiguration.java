@@ -107,7 +107,7 @@ public class BrokerConfiguration extends Configuration {
         /** Wait this long after a change before the pass, so bursts of events cost one pass. */
         @Min(0)
         @JsonProperty
-        public long debounceMs = 100;
+        public long debounceMs = 25;
         /** Parallel writers to the API server and ZooKeeper. */
         @Min(1)
         @JsonProperty
