@@ -126,6 +126,26 @@ public final class KubeApiServer implements Closeable {
         LOG.info("kube-apiserver ready at {} (work dir {})", url(), workDir);
     }
 
+    /**
+     * Freezes the API server process (SIGSTOP): connections stay open and nothing answers, as in a network
+     * partition or a stalled server. {@link #resume()} lets it go on.
+     */
+    public void pause() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    public void resume() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process apiServer = processes.get(processes.size() - 1);
+        int rc = new ProcessBuilder("kill", signal, Long.toString(apiServer.pid())).inheritIO().start().waitFor();
+        if (rc != 0) {
+            throw new IOException("kill " + signal + " " + apiServer.pid() + " exited with " + rc);
+        }
+    }
+
     private void spawn(String name, List<String> command) throws IOException {
         Path logFile = workDir.resolve(name + ".log");
         Process process = new ProcessBuilder(command)

@@ -15,6 +15,7 @@ import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.testsupport.kube.KubeApiServer;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
@@ -297,6 +298,43 @@ class FaultIsolationTest {
         Await.until(Duration.ofSeconds(40), () -> ledger(good).origin().cpuMilli() == 8600 && ledger(good).yarn().acknowledged()
                 && KubeFixtures.batchAllocatable(client, good)[0] == ledger(good).kubernetesGrant().cpuMilli()
                 && yarn.applied(nodeId).version() > yarnBefore.version());
+        NodeLedger after = ledger(good);
+        assertTrue(after.kubernetesGrant().plus(after.yarnGrant()).cpuMilli() <= after.origin().cpuMilli(), after.toString());
+    }
+
+    @Test
+    void anApiServerOutageLetsYarnGrowOnlyIntoRoomKubernetesConfirmedGivingUp(KubernetesClient client, KubeApiServer api,
+            TestZooKeeper zk) throws Exception {
+        String nodeId = "fault-api-" + round + ":8041";
+        ColocationObjects.nodeManagerPod(client, NS, good, nodeId, CLUSTER);
+        yarn = new SimulatedYarnPlugin(zk.newClient(), root, CLUSTER, Set.of(nodeId), 300);
+        broker = start(client, zk, true);
+        Await.until(Duration.ofSeconds(20), () -> ledger(good) != null && ledger(good).yarn() != null
+                && ledger(good).yarn().acknowledged() && KubeFixtures.batchAllocatable(client, good) != null
+                && KubeFixtures.batchAllocatable(client, good)[0] == ledger(good).kubernetesGrant().cpuMilli());
+        long kubernetesBefore = KubeFixtures.batchAllocatable(client, good)[0];
+        long origin = ledger(good).origin().cpuMilli();
+        api.pause();
+        try {
+            // YARN asks for everything: its share may grow only once Kubernetes' smaller grant is written, which it cannot be.
+            yarn.demand(64, 256 * 1024);
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (System.nanoTime() < end) {
+                long yarnGrant = yarn.applied(nodeId).vcores() * 1000L;
+                assertTrue(yarnGrant + kubernetesBefore <= origin, "YARN grew to " + yarnGrant + " m while Kubernetes still held "
+                        + kubernetesBefore + " m of " + origin + " m");
+                Thread.sleep(200);
+            }
+        } finally {
+            api.resume();
+        }
+        // Back: Kubernetes shrinks, YARN grows into what it gave up, both within origin.
+        Await.until(Duration.ofSeconds(40), () -> {
+            NodeLedger l = ledger(good);
+            long[] status = KubeFixtures.batchAllocatable(client, good);
+            return l.yarn().acknowledged() && status != null && status[0] == l.kubernetesGrant().cpuMilli()
+                    && l.yarnGrant().cpuMilli() > origin - kubernetesBefore;
+        });
         NodeLedger after = ledger(good);
         assertTrue(after.kubernetesGrant().plus(after.yarnGrant()).cpuMilli() <= after.origin().cpuMilli(), after.toString());
     }
