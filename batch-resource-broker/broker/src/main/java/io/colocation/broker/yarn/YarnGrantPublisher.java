@@ -38,10 +38,9 @@ public final class YarnGrantPublisher implements Closeable {
     private final String clusterId;
     private final CuratorCache cache;
     private final DistinctWarnings invalidDocuments = new DistinctWarnings(LOG);
-    private final Map<String, Object> lastValid = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Decoded> decoded = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** A document as decoded at one ZooKeeper modification (mzxid). */
+    /** A document at one ZooKeeper modification (mzxid): its value, or the last valid one when it is not valid. */
     private record Decoded(long version, Object value) {
     }
 
@@ -67,7 +66,6 @@ public final class YarnGrantPublisher implements Closeable {
         cache.listenable().addListener((type, oldData, data) -> {
             if (type == org.apache.curator.framework.recipes.cache.CuratorCacheListener.Type.NODE_DELETED && oldData != null) {
                 decoded.remove(oldData.getPath());
-                lastValid.remove(oldData.getPath());
             }
         });
         // The grants directory must exist for a new leader to list it (restampAll).
@@ -199,23 +197,28 @@ public final class YarnGrantPublisher implements Closeable {
         if (data.getData() == null || data.getData().length == 0) {
             return Optional.empty();
         }
-        // Each document is read by several questions per node and pass: decode a version once.
+        // Each document is read by several questions per node and pass: decode a version once, valid or not.
         long version = data.getStat() == null ? -1 : data.getStat().getMzxid();
         Decoded cached = decoded.get(data.getPath());
-        if (cached != null && version >= 0 && cached.version() == version && type.isInstance(cached.value())) {
-            return Optional.of(type.cast(cached.value()));
+        if (cached != null && version >= 0 && cached.version() == version) {
+            return as(type, cached.value());
         }
         try {
             T document = YarnContractCodec.read(data.getPath(), data.getData(), type);
             invalidDocuments.resolved(data.getPath());
-            lastValid.put(data.getPath(), document);
             decoded.put(data.getPath(), new Decoded(version, document));
             return Optional.of(document);
         } catch (IOException e) {
             // The last valid one stands: a report then ages into "unreachable" and freezes the node's grant.
             invalidDocuments.warn(data.getPath(), "ignored, the last valid one stands: " + e.getMessage());
-            return Optional.ofNullable(type.cast(lastValid.get(data.getPath())));
+            Object lastValid = cached == null ? null : cached.value();
+            decoded.put(data.getPath(), new Decoded(version, lastValid));
+            return as(type, lastValid);
         }
+    }
+
+    private static <T> Optional<T> as(Class<T> type, Object value) {
+        return type.isInstance(value) ? Optional.of(type.cast(value)) : Optional.empty();
     }
 
     /** Documents of the plugin refused as invalid now, by path, with why. */
