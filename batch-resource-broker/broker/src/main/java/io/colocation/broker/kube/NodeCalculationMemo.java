@@ -59,8 +59,8 @@ public final class NodeCalculationMemo {
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, pods, metric, now);
         List<String> notes = new ArrayList<>();
         Resources batchUsed = batchUsed(pods, notes);
-        Facts facts = new Facts(outcome, batchUsed, published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, notes),
-                published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, notes), List.copyOf(notes));
+        Facts facts = new Facts(outcome, batchUsed, NodeInputs.published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, notes),
+                NodeInputs.published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, notes), List.copyOf(notes));
         entries.put(name, new Entry(inputs, MetricFreshness.isDegraded(metric.state(), outcome.strategy(), now), facts));
         return facts;
     }
@@ -81,16 +81,6 @@ public final class NodeCalculationMemo {
             }
         }
         return sum;
-    }
-
-    /** What the node's status holds of an extended pair, null when absent (or unreadable, with a note). */
-    private static Resources published(Node node, String cpu, String memory, List<String> notes) {
-        try {
-            return NodeInputs.allocatable(node, cpu, memory);
-        } catch (InvalidInputException e) {
-            notes.add("the published " + cpu + "/" + memory + " cannot be read (" + e.getMessage() + "): counted as absent");
-            return null;
-        }
     }
 
     /** Forgets nodes that are gone. */

@@ -44,14 +44,19 @@ public final class NodeInputs {
 
     /**
      * An extended pair (batch-* or mid-*) of the node's {@code status.allocatable} as published, null when the
-     * node does not have it.
+     * node does not have it, or when it cannot be read (then with a note saying so).
      */
-    public static Resources allocatable(Node node, String cpuName, String memoryName) throws InvalidInputException {
+    public static Resources published(Node node, String cpuName, String memoryName, List<String> notes) {
         Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
         if (allocatable == null || !allocatable.containsKey(cpuName)) {
             return null;
         }
-        return ResourceLists.extended(allocatable, cpuName, memoryName, "Node " + node.getMetadata().getName() + ": status.allocatable");
+        try {
+            return ResourceLists.extended(allocatable, cpuName, memoryName, "Node " + node.getMetadata().getName() + ": status.allocatable");
+        } catch (InvalidInputException e) {
+            notes.add("the published " + cpuName + "/" + memoryName + " cannot be read (" + e.getMessage() + "): counted as absent");
+            return null;
+        }
     }
 
     public static PodState pod(Pod pod, List<String> notes) throws InvalidInputException {

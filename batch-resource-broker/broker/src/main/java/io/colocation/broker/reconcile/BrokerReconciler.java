@@ -199,7 +199,8 @@ public final class BrokerReconciler implements Closeable {
             yarnSides.forEach((id, side) -> known.put(id, side.knownNodes()));
         }
         boolean apiServerUp = view.watching();
-        full |= changes.everything() || apiServerUp != lastApiServerUp || !view.configUsable();
+        boolean configUsable = view.configUsable();
+        full |= changes.everything() || apiServerUp != lastApiServerUp || !configUsable;
         lastApiServerUp = apiServerUp;
         List<Node> all = view.nodes();
         List<Node> nodes = full ? all : changedNodes(all, changes.nodes());
@@ -208,12 +209,8 @@ public final class BrokerReconciler implements Closeable {
         }
         retry.clear();
         List<NodeWork> work = new ArrayList<>(nodes.size());
-        Set<String> names = new HashSet<>();
-        for (Node node : all) {
-            names.add(node.getMetadata().getName());
-        }
         for (Node node : nodes) {
-            if (!view.configUsable()) {
+            if (!configUsable) {
                 work.add(frozen(node, view.configError(), false, leading, now)); // reported once by the view, not per node
                 continue;
             }
@@ -272,7 +269,7 @@ public final class BrokerReconciler implements Closeable {
             }
         }
         if (full) {
-            forgetGone(names);
+            forgetGone(all);
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
         stats.passes.incrementAndGet();
@@ -294,7 +291,11 @@ public final class BrokerReconciler implements Closeable {
     }
 
     /** Forgets what it kept of nodes that are gone (on full passes, which see every node). */
-    private void forgetGone(Set<String> names) {
+    private void forgetGone(List<Node> all) {
+        Set<String> names = new HashSet<>();
+        for (Node node : all) {
+            names.add(node.getMetadata().getName());
+        }
         ledger.retain(names);
         faults.keySet().retainAll(names);
         calculations.retain(names);
@@ -373,7 +374,7 @@ public final class BrokerReconciler implements Closeable {
             String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
             if (phase == null || "Pending".equals(phase)) {
                 try {
-                    sum = sum.plus(PodRequests.batch(pod, "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + ": "));
+                    sum = sum.plus(PodRequests.batch(pod, podKey(pod) + ": "));
                     demandWarnings.resolved(podKey(pod));
                 } catch (InvalidInputException e) {
                     demandWarnings.warn(podKey(pod), "pending pod not counted in Kubernetes' demand: " + e.getMessage());
@@ -402,8 +403,10 @@ public final class BrokerReconciler implements Closeable {
         String name = node.getMetadata().getName();
         List<String> explain = new ArrayList<>();
         List<Pod> pods = view.podsOn(name);
-        String metricVersion = view.nodeMetric(name).map(ClusterView.ParsedMetric::resourceVersion).orElse(null);
-        NodeCalculationMemo.Facts facts = calculations.calculate(config, node, pods, metricOf(name), metricVersion, now);
+        Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
+        NodeCalculation.Metric metric = metricOf(name, parsed);
+        NodeCalculationMemo.Facts facts = calculations.calculate(config, node, pods, metric,
+                parsed.map(ClusterView.ParsedMetric::resourceVersion).orElse(null), now);
         NodeCalculation.Outcome outcome = facts.outcome();
         explain.addAll(outcome.explain());
         if (view.configError() != null) {
@@ -431,7 +434,7 @@ public final class BrokerReconciler implements Closeable {
             }
             nodeWarnings.resolved(name);
             if (reclaim.degraded()) {
-                degradedReason = metricOf(name).unusable() != null ? metricOf(name).unusable() : "NodeMetric stale";
+                degradedReason = metric.unusable() != null ? metric.unusable() : "NodeMetric stale";
             }
         }
         Resources capacity = outcome.capacity();
@@ -498,8 +501,7 @@ public final class BrokerReconciler implements Closeable {
     }
 
     /** The node's NodeMetric as the view parsed it. */
-    private NodeCalculation.Metric metricOf(String name) {
-        Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
+    private static NodeCalculation.Metric metricOf(String name, Optional<ClusterView.ParsedMetric> parsed) {
         if (parsed.isEmpty()) {
             return NodeCalculation.Metric.unusable("no NodeMetric " + name);
         }
@@ -528,8 +530,12 @@ public final class BrokerReconciler implements Closeable {
             reportFault(name, "BatchFrozen", cause, leading);
         }
         Written written = leading ? kubernetesWritten.get(name) : null;
-        Resources currentBatch = written != null ? written.batch() : published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY);
-        Resources currentMid = written != null ? written.mid() : published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY);
+        List<String> unreadable = new ArrayList<>();
+        Resources currentBatch = written != null ? written.batch()
+                : NodeInputs.published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, unreadable);
+        Resources currentMid = written != null ? written.mid()
+                : NodeInputs.published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, unreadable);
+        unreadable.forEach(note -> LOG.warn("node {}: {}", name, note));
         List<String> explain = List.of("frozen: " + cause);
         return new NodeWork(name, node, cause, "frozen: " + cause, null, null, Resources.ZERO, false, Resources.ZERO, null,
                 Resources.ZERO, Resources.ZERO, null, null, true, null, null, currentBatch, currentMid, explain);
@@ -653,16 +659,6 @@ public final class BrokerReconciler implements Closeable {
     /** YARN's vcores and MiB as the ledger's milli-cores and bytes. */
     static Resources fromYarn(YarnSide.Usage u) {
         return new Resources(u.vcores() * 1000L, u.memoryMB() * MIB);
-    }
-
-    /** What the node's status holds of an extended pair, null when absent (or unreadable, with a warning). */
-    private static Resources published(Node node, String cpu, String memory) {
-        try {
-            return NodeInputs.allocatable(node, cpu, memory);
-        } catch (InvalidInputException e) {
-            LOG.warn("{}", e.getMessage());
-            return null;
-        }
     }
 
     private static String annotation(Node node, String key) {
