@@ -76,8 +76,18 @@ public final class ZooKeeperLastGoodConfig implements LastGoodConfig, Closeable 
         });
     }
 
+    /** Lets a save already queued land (ZooKeeper is closed after this), for a few seconds at most. */
     @Override
     public void close() {
-        writer.shutdownNow();
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(3, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.warn("the accepted colocation-config may not be kept at {}: ZooKeeper did not take it in time", path);
+                writer.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            writer.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

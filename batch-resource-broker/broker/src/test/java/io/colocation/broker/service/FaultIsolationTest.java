@@ -232,6 +232,8 @@ class FaultIsolationTest {
         broker = start(client, zk, false);
         Await.until(Duration.ofSeconds(20), () -> KubeFixtures.batchAllocatable(client, good) != null);
         long[] published = KubeFixtures.batchAllocatable(client, good);
+        // The broker keeps the accepted config on its own thread: wait for it, then take it away.
+        Await.until(Duration.ofSeconds(10), () -> exists(root + "/config/colocation-config"));
         broker.stop();
         zkClient.delete().forPath(root + "/config/colocation-config");
 
