@@ -50,7 +50,6 @@ public final class ClusterView implements ClusterInputs, Closeable {
     private SharedIndexInformer<GenericKubernetesResource> nodeMetrics;
     private SharedIndexInformer<ConfigMap> sloConfig;
     private SharedIndexInformer<NodeSLO> nodeSlos;
-    private volatile boolean nodeSloServed;
     private final Map<String, ParsedMetric> parsedMetrics = new ConcurrentHashMap<>();
     private final java.util.Set<String> changedNodes = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicBoolean everythingChanged = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -81,21 +80,25 @@ public final class ClusterView implements ClusterInputs, Closeable {
      */
     public void start(Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        preflight(timeout);
-        startInformers(timeout, deadline);
+        boolean nodeSloServed = preflight(timeout);
+        startInformers(timeout, deadline, nodeSloServed);
     }
 
-    /** The API server answers (URL and cause when not) and has the NodeMetric CRD (how to install it when not). */
-    private void preflight(Duration timeout) throws TimeoutException, InterruptedException {
+    /**
+     * The API server answers (URL and cause when not) and has the NodeMetric CRD (how to install it when not).
+     * Returns whether it serves NodeSLO too.
+     */
+    private boolean preflight(Duration timeout) throws TimeoutException, InterruptedException {
         String url = String.valueOf(client.getMasterUrl());
-        java.util.concurrent.CompletableFuture<Boolean> check = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        java.util.concurrent.CompletableFuture<java.util.Set<String>> check = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             io.fabric8.kubernetes.api.model.APIResourceList resources = client.getApiResources(KoordinatorKeys.NODE_METRIC_API_VERSION);
-            nodeSloServed = resources != null && resources.getResources().stream().anyMatch(r -> "NodeSLO".equals(r.getKind()));
-            return resources != null && resources.getResources().stream().anyMatch(r -> KoordinatorKeys.NODE_METRIC_KIND.equals(r.getKind()));
+            return resources == null ? java.util.Set.of()
+                    : resources.getResources().stream().map(io.fabric8.kubernetes.api.model.APIResource::getKind)
+                            .collect(java.util.stream.Collectors.toSet());
         });
-        boolean served;
+        java.util.Set<String> kinds;
         try {
-            served = check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            kinds = check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             check.cancel(true);
             String refused = connectionProblem(client.getMasterUrl());
@@ -107,11 +110,13 @@ public final class ClusterView implements ClusterInputs, Closeable {
         } catch (ExecutionException e) {
             String cause = rootMessage(e);
             if (cause != null && cause.contains("404")) {
-                served = false;
+                kinds = java.util.Set.of();
             } else {
                 throw new TimeoutException("cannot reach the Kubernetes API server " + url + ": " + cause);
             }
         }
+        boolean served = kinds.contains(KoordinatorKeys.NODE_METRIC_KIND);
+        boolean nodeSloServed = kinds.contains("NodeSLO");
         if (served && !nodeSloServed) {
             LOG.warn("the Kubernetes API server {} does not serve NodeSLO ({}): the NodeSLO controller is off until the CRD is"
                     + " installed (kubectl apply -f conf/kubernetes/crds/slo.koordinator.sh_nodeslos.yaml) and the broker restarted",
@@ -122,6 +127,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
                     + " (" + KoordinatorKeys.NODE_METRIC_API_VERSION + "): is the CRD installed? kubectl apply -f"
                     + " conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml");
         }
+        return nodeSloServed;
     }
 
     /** Why a TCP connection to the server fails (the client only retries), null when it connects. */
@@ -140,7 +146,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
         }
     }
 
-    private void startInformers(Duration timeout, long deadline) throws TimeoutException, InterruptedException {
+    private void startInformers(Duration timeout, long deadline, boolean nodeSloServed) throws TimeoutException, InterruptedException {
         ResourceEventHandler<Object> wake = new ResourceEventHandler<>() {
             @Override
             public void onAdd(Object obj) {
