@@ -85,7 +85,7 @@ public final class NodeStatusPublisher implements KubernetesSide {
 
     @Override
     public void warn(String nodeName, String reason, String message) {
-        events.warn("v1", "Node", null, nodeName, nodeName, reason, message);
+        events.warn("v1", "Node", null, nodeName, null, reason, message);
     }
 
     static Node withResources(Node node, BatchPublication p) {
