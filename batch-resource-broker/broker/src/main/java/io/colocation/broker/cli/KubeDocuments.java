@@ -109,21 +109,26 @@ final class KubeDocuments {
                     expand(label, doc, out);
                 }
             }
-        } catch (LimitedInputStream.TooLarge e) {
-            throw e;
         } catch (JsonProcessingException e) {
-            Throwable cause = e.getCause() instanceof LimitedInputStream.TooLarge t ? t : null;
-            if (cause != null) {
-                throw new CalcException(cause.getMessage());
-            }
+            rethrowTooLarge(e);
             throw new CalcException(label + ": malformed " + (json ? "JSON" : "YAML")
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr())
                     + ": " + firstLine(e.getOriginalMessage()));
         } catch (RuntimeException e) {
-            // SnakeYAML reports its own limits (nesting, aliases) as unchecked exceptions.
+            // SnakeYAML reports its own limits (nesting, aliases), and the reader's failures, as unchecked exceptions.
+            rethrowTooLarge(e);
             throw new CalcException(label + ": malformed " + (json ? "JSON" : "YAML") + ": " + firstLine(String.valueOf(e.getMessage())));
         }
         return out;
+    }
+
+    /** A parser may wrap the size limit's exception: it is still the size limit, not malformed input. */
+    private static void rethrowTooLarge(Throwable e) throws CalcException {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof LimitedInputStream.TooLarge tooLarge) {
+                throw new CalcException(tooLarge.getMessage());
+            }
+        }
     }
 
     /** Peeks past whitespace (and a UTF-8 byte order mark) for '{' or '['. */
