@@ -71,7 +71,7 @@ public final class SloControllers {
             Map<SloConfigKey, SloStrategies> keys = config.strategies();
             Map<String, NodeSLO> existing = view.nodeSlos();
             Map<String, JsonNode> sloSpecs = new HashMap<>();
-            existing.forEach((name, slo) -> sloSpecs.put(name, SloObjectWriter.specOf(slo)));
+            existing.forEach((name, slo) -> sloSpecs.put(name, SloObjectWriter.specOf(slo.getSpec())));
             ObjectPlan sloPlan = ObjectPlan.of(nodes, sloSpecs, node -> {
                 NodeSLO current = existing.get(node.getMetadata().getName());
                 return NodeSloSpecs.render(keys, node.getMetadata().getLabels(), node.getMetadata().getAnnotations(),

@@ -95,9 +95,8 @@ final class SloObjectWriter<T extends KoordinatorResource> {
         return object;
     }
 
-    static JsonNode specOf(Object object) {
-        JsonNode tree = JSON.valueToTree(object);
-        JsonNode spec = tree.get("spec");
-        return spec == null ? JSON.nullNode() : spec;
+    /** A spec as the plan compares it (a JSON null when there is none). */
+    static JsonNode specOf(Object spec) {
+        return spec == null ? JSON.nullNode() : JSON.valueToTree(spec);
     }
 }
