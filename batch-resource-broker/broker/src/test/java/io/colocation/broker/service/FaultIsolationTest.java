@@ -93,6 +93,16 @@ class FaultIsolationTest {
         return b;
     }
 
+    /** The good node with a NodeManager on a simulated YARN plugin, the broker started and both sides settled. */
+    private void startWithNodeManager(KubernetesClient client, TestZooKeeper zk, String nodeId) throws Exception {
+        ColocationObjects.nodeManagerPod(client, NS, good, nodeId, CLUSTER);
+        yarn = new SimulatedYarnPlugin(zk.newClient(), root, CLUSTER, Set.of(nodeId), 300);
+        broker = start(client, zk, true);
+        Await.until(Duration.ofSeconds(20), () -> ledger(good) != null && ledger(good).yarn() != null
+                && ledger(good).yarn().acknowledged() && KubeFixtures.batchAllocatable(client, good) != null
+                && KubeFixtures.batchAllocatable(client, good)[0] == ledger(good).kubernetesGrant().cpuMilli());
+    }
+
     private NodeLedger ledger(String node) {
         return broker.ledger().get(node).orElse(null);
     }
@@ -172,11 +182,7 @@ class FaultIsolationTest {
     @Test
     void aNegativeYarnReportIsRefusedWhereItEntersAndNeverWrittenBack(KubernetesClient client, TestZooKeeper zk) throws Exception {
         String nodeId = "fault-host-" + round + ":8041";
-        ColocationObjects.nodeManagerPod(client, NS, good, nodeId, CLUSTER);
-        yarn = new SimulatedYarnPlugin(zk.newClient(), root, CLUSTER, Set.of(nodeId), 300);
-        broker = start(client, zk, true);
-        Await.until(Duration.ofSeconds(20), () -> ledger(good) != null && ledger(good).yarn() != null
-                && ledger(good).yarn().acknowledged());
+        startWithNodeManager(client, zk, nodeId);
         assertTrue(yarn.allocate(nodeId, 1, 1024));
         yarn.report();
         Await.until(Duration.ofSeconds(10), () -> ledger(good).yarnUsed().cpuMilli() == 1000 && client.nodes().withName(good).get()
@@ -274,11 +280,7 @@ class FaultIsolationTest {
     @Test
     void aZooKeeperOutageFreezesBothGrantsAndTheyConvergeAfterIt(KubernetesClient client, TestZooKeeper zk) throws Exception {
         String nodeId = "fault-zk-" + round + ":8041";
-        ColocationObjects.nodeManagerPod(client, NS, good, nodeId, CLUSTER);
-        yarn = new SimulatedYarnPlugin(zk.newClient(), root, CLUSTER, Set.of(nodeId), 300);
-        broker = start(client, zk, true);
-        Await.until(Duration.ofSeconds(20), () -> ledger(good) != null && ledger(good).yarn() != null
-                && ledger(good).yarn().acknowledged() && KubeFixtures.batchAllocatable(client, good) != null);
+        startWithNodeManager(client, zk, nodeId);
         long[] before = KubeFixtures.batchAllocatable(client, good);
         YarnGrant yarnBefore = yarn.applied(nodeId);
         zk.stop();
@@ -308,12 +310,7 @@ class FaultIsolationTest {
     void anApiServerOutageLetsYarnGrowOnlyIntoRoomKubernetesConfirmedGivingUp(KubernetesClient client, KubeApiServer api,
             TestZooKeeper zk) throws Exception {
         String nodeId = "fault-api-" + round + ":8041";
-        ColocationObjects.nodeManagerPod(client, NS, good, nodeId, CLUSTER);
-        yarn = new SimulatedYarnPlugin(zk.newClient(), root, CLUSTER, Set.of(nodeId), 300);
-        broker = start(client, zk, true);
-        Await.until(Duration.ofSeconds(20), () -> ledger(good) != null && ledger(good).yarn() != null
-                && ledger(good).yarn().acknowledged() && KubeFixtures.batchAllocatable(client, good) != null
-                && KubeFixtures.batchAllocatable(client, good)[0] == ledger(good).kubernetesGrant().cpuMilli());
+        startWithNodeManager(client, zk, nodeId);
         long kubernetesBefore = KubeFixtures.batchAllocatable(client, good)[0];
         long origin = ledger(good).origin().cpuMilli();
         api.pause();
