@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import io.colocation.broker.log.DistinctWarnings;
+import io.colocation.api.log.DistinctWarnings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

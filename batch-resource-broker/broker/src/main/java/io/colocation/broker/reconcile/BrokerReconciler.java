@@ -19,7 +19,7 @@ import io.colocation.broker.kube.NodeManagerIdentity;
 import io.colocation.broker.kube.KubernetesSide;
 import io.colocation.broker.kube.NodeCalculation;
 import io.colocation.broker.kube.NodeCalculationMemo;
-import io.colocation.broker.log.DistinctWarnings;
+import io.colocation.api.log.DistinctWarnings;
 import io.colocation.model.pod.PodRequests;
 import io.colocation.broker.kube.PublicationThreshold;
 import io.colocation.broker.ledger.Ledger;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.kube.ClusterView;
 import io.colocation.broker.kube.EventRecorder;
-import io.colocation.broker.log.DistinctWarnings;
+import io.colocation.api.log.DistinctWarnings;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.NodeStrategyResolver;

@@ -1,5 +1,6 @@
 package io.colocation.yarn.plugin;
 
+import io.colocation.api.log.DistinctWarnings;
 import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnDemand;
@@ -116,8 +117,8 @@ final class GrantChannel implements Closeable {
         return rest.contains("/") ? null : rest;
     }
 
-    private final java.util.concurrent.atomic.AtomicLong failedWrites = new java.util.concurrent.atomic.AtomicLong();
-    private String writeFailure;
+    private static final String WRITES = "writes of reports and acknowledgements to ZooKeeper";
+    private final DistinctWarnings writeFailures = new DistinctWarnings(LOG);
 
     void writeAck(YarnGrantAck ack, Runnable onFailure) {
         write(YarnContract.ackPath(settings.zookeeperRoot(), settings.clusterId(), ack.nodeId()), ack, onFailure);
@@ -136,41 +137,24 @@ final class GrantChannel implements Closeable {
     private void write(String path, Object document, Runnable onFailure) {
         BackgroundCallback callback = (c, event) -> {
             if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
-                writeFailed(path, String.valueOf(KeeperException.Code.get(event.getResultCode())));
+                writeFailed(String.valueOf(KeeperException.Code.get(event.getResultCode())));
                 onFailure.run();
             } else {
-                writeSucceeded();
+                writeFailures.resolved(WRITES);
             }
         };
         try {
             client.create().orSetData().creatingParentsIfNeeded().inBackground(callback)
                     .forPath(path, YarnContractCodec.write(document));
         } catch (Exception e) {
-            writeFailed(path, String.valueOf(e));
+            writeFailed(String.valueOf(e));
             onFailure.run();
         }
     }
 
-    /** WARN once per cause (the broker then lacks this RM's reports), then only count; INFO when writes land again. */
-    private void writeFailed(String path, String cause) {
-        failedWrites.incrementAndGet();
-        synchronized (failedWrites) {
-            if (!cause.equals(writeFailure)) {
-                writeFailure = cause;
-                LOG.warn("cannot write {} to ZooKeeper: {}; the broker freezes this cluster's grants until writes land"
-                        + " (further failures with this cause are counted, not logged)", path, cause);
-            }
-        }
-    }
-
-    private void writeSucceeded() {
-        synchronized (failedWrites) {
-            if (writeFailure != null) {
-                LOG.info("writes to ZooKeeper land again after {} failures ({})", failedWrites.get(), writeFailure);
-                writeFailure = null;
-                failedWrites.set(0);
-            }
-        }
+    /** WARN once per cause (the broker then lacks this RM's reports and freezes its grants), then only count. */
+    private void writeFailed(String cause) {
+        writeFailures.warn(WRITES, cause + "; the broker freezes this cluster's grants until writes land");
     }
 
     @Override

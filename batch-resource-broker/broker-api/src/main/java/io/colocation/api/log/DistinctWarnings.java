@@ -1,4 +1,4 @@
-package io.colocation.broker.log;
+package io.colocation.api.log;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
