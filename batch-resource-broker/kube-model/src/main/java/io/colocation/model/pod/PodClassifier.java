@@ -49,7 +49,7 @@ public final class PodClassifier {
     }
 
     /** {@code status.qosClass}, or the kubelet's {@code GetPodQOS} over requests (defaulted from limits) and limits. */
-    static String kubeQoSClass(Pod pod) {
+    public static String kubeQoSClass(Pod pod) {
         if (pod.getStatus() != null && pod.getStatus().getQosClass() != null && !pod.getStatus().getQosClass().isEmpty()) {
             return pod.getStatus().getQosClass();
         }

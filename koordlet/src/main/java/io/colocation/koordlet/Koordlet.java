@@ -1,0 +1,351 @@
+package io.colocation.koordlet;
+
+import io.colocation.api.log.DistinctWarnings;
+import io.colocation.koordlet.cache.MetricCache;
+import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.collect.CollectTargets;
+import io.colocation.koordlet.collect.HostSample;
+import io.colocation.koordlet.collect.UsageSource;
+import io.colocation.koordlet.config.KoordletConfig;
+import io.colocation.koordlet.kube.CollectPolicy;
+import io.colocation.koordlet.kube.HostApplications;
+import io.colocation.koordlet.kube.NodeWatches;
+import io.colocation.koordlet.predict.PeakPredictServer;
+import io.colocation.koordlet.predict.PredictionCheckpointStore;
+import io.colocation.koordlet.predict.PredictorPod;
+import io.colocation.koordlet.predict.ProdReclaimablePredictor;
+import io.colocation.koordlet.report.NodeMetricReporter;
+import io.colocation.koordlet.report.NodeMetricStatusBuilder;
+import io.colocation.koordlet.report.ReportInputs;
+import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.model.Resources;
+import io.colocation.model.slo.NodeMetric;
+import io.colocation.model.slo.NodeSLO;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node agent, part 1: measures the host every collect interval, predicts prod peaks, reports NodeMetric
+ * status every {@code reportIntervalSeconds} of the NodeMetric spec. Lifecycle LATENT → STARTED → CLOSED.
+ * Two threads: one only collects (so a slow API server never delays a sample), the other does everything that
+ * talks to the outside (copilot, report, prediction, checkpoints).
+ */
+public final class Koordlet implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Koordlet.class);
+
+    public enum State { LATENT, STARTED, CLOSED }
+
+    /** The last report: when, how it went, the interval in force. */
+    public record LastReport(Instant time, NodeMetricReporter.Outcome outcome, Duration interval, NodeMetric.Status status) {
+    }
+
+    private final KoordletConfig config;
+    private final KubernetesClient client;
+    private final UsageSource source;
+    private final CgroupLayout layout;
+    private final Clock clock;
+    private final MetricCache cache;
+    private final NodeWatches watches;
+    private final CopilotClient copilot;
+    private final PeakPredictServer predictor;
+    private final NodeMetricReporter reporter;
+    private final DistinctWarnings inputWarnings = new DistinctWarnings(LOG);
+    private final Map<String, Long> reportCounts = new ConcurrentHashMap<>();
+    private final AtomicLong collectNanos = new AtomicLong();
+    private final Duration trainingInterval;
+    private final Duration coldStart;
+
+    private volatile State state = State.LATENT;
+    private volatile Optional<List<CollectTargets.YarnTarget>> yarnContainers = Optional.empty();
+    private volatile Map<String, String> podNames = Map.of();
+    private volatile LastReport lastReport;
+    private volatile Optional<ProdReclaimablePredictor.Result> prediction = Optional.empty();
+    private volatile long lastCollectMillis;
+    private ScheduledExecutorService collectThread;
+    private ScheduledExecutorService workThread;
+    private Instant lastTraining = Instant.EPOCH;
+    private Instant lastHousekeeping = Instant.EPOCH;
+    private Instant lastCopilotRefresh = Instant.EPOCH;
+    private String sloVersion;
+    private List<HostApplications.HostApp> hostApps = List.of();
+    private String metricVersion;
+    private CollectPolicy policy = CollectPolicy.DEFAULT;
+
+    /** @param copilot null when YARN is not measured */
+    public Koordlet(KoordletConfig config, KubernetesClient client, UsageSource source, CgroupLayout layout, CopilotClient copilot,
+            Clock clock) {
+        this.config = config;
+        this.client = client;
+        this.source = source;
+        this.layout = layout;
+        this.clock = clock;
+        int interval = config.collect.intervalSeconds;
+        this.trainingInterval = KoordletConfig.duration(config.prediction.trainingInterval, "prediction.trainingInterval");
+        this.coldStart = KoordletConfig.duration(config.prediction.coldStartDuration, "prediction.coldStartDuration");
+        int itemWindow = (int) Math.min(config.collect.retentionSeconds,
+                Math.max(600, trainingInterval.getSeconds() + interval));
+        this.cache = new MetricCache(interval, config.collect.retentionSeconds, itemWindow);
+        this.watches = new NodeWatches(client, config.nodeName);
+        this.copilot = copilot;
+        this.predictor = new PeakPredictServer(new PeakPredictServer.Settings(
+                KoordletConfig.duration(config.prediction.cpuHistogramDecayHalfLife, "prediction.cpuHistogramDecayHalfLife"),
+                KoordletConfig.duration(config.prediction.memoryHistogramDecayHalfLife, "prediction.memoryHistogramDecayHalfLife"),
+                trainingInterval,
+                KoordletConfig.duration(config.prediction.modelExpirationDuration, "prediction.modelExpirationDuration"),
+                KoordletConfig.duration(config.prediction.modelCheckpointInterval, "prediction.modelCheckpointInterval"),
+                config.prediction.modelCheckpointMaxPerStep), new PredictionCheckpointStore(Path.of(config.prediction.checkpointDir)));
+        this.reporter = new NodeMetricReporter(client, config.nodeName);
+    }
+
+    public synchronized void start() throws NodeWatches.StartupException {
+        if (state != State.LATENT) {
+            throw new IllegalStateException("koordlet already " + state);
+        }
+        LOG.info("koordlet for node {}: {}; YARN from {}", config.nodeName, source.describe(),
+                copilot == null ? "nowhere (yarn.copilotUrl is empty)" : copilot.describe());
+        watches.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
+        Set<String> uids = new HashSet<>();
+        watches.pods().forEach(p -> uids.add(p.getMetadata().getUid()));
+        predictor.restore(uids);
+        collectThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-collect"));
+        workThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-work"));
+        refreshCopilot(clock.instant());
+        collectThread.scheduleAtFixedRate(this::collectOnce, 0, config.collect.intervalSeconds, TimeUnit.SECONDS);
+        workThread.scheduleWithFixedDelay(this::workOnce, 1, 1, TimeUnit.SECONDS);
+        state = State.STARTED;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** One sample: targets from the watches, the copilot's list and the NodeSLO; then into the cache. */
+    void collectOnce() {
+        try {
+            long start = System.nanoTime();
+            List<Pod> pods = watches.pods();
+            List<CollectTargets.PodTarget> podTargets = NodeInputs.podTargets(pods);
+            Map<String, String> names = new java.util.HashMap<>();
+            podTargets.forEach(p -> names.put(p.uid(), p.key()));
+            podNames = names;
+            readSpecs();
+            Optional<List<CollectTargets.YarnTarget>> yarn = yarnContainers;
+            List<CollectTargets.HostAppTarget> apps = hostApps.stream()
+                    .map(a -> new CollectTargets.HostAppTarget(a.name(), a.cgroupDir())).toList();
+            CollectTargets targets = new CollectTargets(podTargets, apps, yarn.isPresent(), yarn.orElse(List.of()), policy.memoryPolicy());
+            HostSample sample = source.collect(targets, clock.millis());
+            cache.append(sample);
+            lastCollectMillis = sample.timeMillis();
+            collectNanos.set(System.nanoTime() - start);
+        } catch (RuntimeException e) {
+            // A bug must not stop the loop: the next sample is tried in one interval.
+            LOG.error("koordlet: collecting failed; trying again next interval", e);
+        }
+    }
+
+    /** Re-reads the NodeMetric spec and NodeSLO only when their resourceVersion changed. */
+    private synchronized void readSpecs() {
+        Optional<NodeMetric> metric = watches.nodeMetric();
+        String mv = metric.map(m -> m.getMetadata().getResourceVersion()).orElse("");
+        if (!mv.equals(metricVersion)) {
+            metricVersion = mv;
+            policy = CollectPolicy.of(metric.map(NodeMetric::getSpec).orElse(null));
+            warnAll("NodeMetric " + config.nodeName + " spec", policy.problems());
+            LOG.info("collect policy: aggregate {}s, report every {}s, durations {}, memory {}", policy.aggregateWindow().getSeconds(),
+                    policy.reportInterval().getSeconds(), policy.aggregateDurations(), policy.memoryPolicy().wireName());
+        }
+        Optional<NodeSLO> slo = watches.nodeSlo();
+        String sv = slo.map(s -> s.getMetadata().getResourceVersion()).orElse("");
+        if (!sv.equals(sloVersion)) {
+            sloVersion = sv;
+            HostApplications.Parsed parsed = HostApplications.parse(
+                    slo.map(NodeSLO::getSpec).map(NodeSLO.Spec::hostApplications).orElse(null), layout,
+                    copilot == null ? null : config.yarn.hostApplicationName);
+            hostApps = parsed.apps();
+            warnAll("NodeSLO " + config.nodeName + " hostApplications", parsed.problems());
+        }
+    }
+
+    private void warnAll(String subject, List<String> problems) {
+        if (problems.isEmpty()) {
+            inputWarnings.resolved(subject);
+        } else {
+            inputWarnings.warn(subject, String.join("; ", problems));
+        }
+    }
+
+    /** Copilot refresh, training, GC and checkpoints, and the report, each when due. */
+    void workOnce() {
+        try {
+            Instant now = clock.instant();
+            if (Duration.between(lastCopilotRefresh, now).getSeconds() >= config.yarn.refreshSeconds) {
+                refreshCopilot(now);
+            }
+            if (Duration.between(lastTraining, now).compareTo(trainingInterval) >= 0 && lastCollectMillis > 0) {
+                lastTraining = now;
+                List<PredictorPod> pods = NodeInputs.predictorPods(watches.pods(), inputWarnings::warn);
+                predictor.train(cache, pods, now);
+                prediction = predict(pods, now);
+            }
+            if (Duration.between(lastHousekeeping, now).toSeconds() >= 60) {
+                lastHousekeeping = now;
+                predictor.collectGarbage(now);
+                predictor.checkpoint(now, false);
+            }
+            CollectPolicy p = currentPolicy();
+            LastReport last = lastReport;
+            if (lastCollectMillis > 0 && (last == null || Duration.between(last.time(), now).compareTo(p.reportInterval()) >= 0)) {
+                report(now, p);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("koordlet: periodic work failed; trying again in a second", e);
+        }
+    }
+
+    private synchronized CollectPolicy currentPolicy() {
+        return policy;
+    }
+
+    private synchronized List<HostApplications.HostApp> currentHostApps() {
+        return hostApps;
+    }
+
+    private void refreshCopilot(Instant now) {
+        lastCopilotRefresh = now;
+        if (copilot != null) {
+            yarnContainers = copilot.runningContainers();
+        }
+    }
+
+    private Optional<ProdReclaimablePredictor.Result> predict(List<PredictorPod> pods, Instant now) {
+        Resources allocatable = watches.node().map(n -> NodeInputs.allocatable(n, inputWarnings::warn)).orElse(null);
+        if (allocatable == null) {
+            return Optional.empty();
+        }
+        return ProdReclaimablePredictor.predict(pods, predictor::prediction, allocatable, now, coldStart,
+                config.prediction.safetyMarginPercent);
+    }
+
+    private void report(Instant now, CollectPolicy p) {
+        List<ReportInputs.HostApp> apps = currentHostApps().stream()
+                .map(a -> new ReportInputs.HostApp(a.name(), a.priority(), a.qos())).toList();
+        ReportInputs in = new ReportInputs(now, p.aggregateWindow(), p.aggregateDurations(), NodeInputs.reportPods(watches.pods()),
+                apps, config.yarn.hostApplicationName, prediction);
+        NodeMetric.Status status = NodeMetricStatusBuilder.build(cache, in);
+        NodeMetricReporter.Outcome outcome = reporter.report(watches.nodeMetric(), status);
+        reportCounts.merge(outcome.name().toLowerCase(java.util.Locale.ROOT), 1L, Long::sum);
+        lastReport = new LastReport(now, outcome, p.reportInterval(), status);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        boolean started = state == State.STARTED;
+        state = State.CLOSED;
+        if (collectThread != null) {
+            collectThread.shutdownNow();
+            workThread.shutdownNow();
+            try {
+                workThread.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (started) {
+            int saved = predictor.checkpoint(clock.instant(), true);
+            LOG.info("koordlet: {} prediction model(s) checkpointed at shutdown", saved);
+        }
+        watches.close();
+    }
+
+    // What the status endpoint and the metrics read.
+
+    public State state() {
+        return state;
+    }
+
+    public String nodeName() {
+        return config.nodeName;
+    }
+
+    public String sourceDescription() {
+        return source.describe();
+    }
+
+    public MetricCache cache() {
+        return cache;
+    }
+
+    public LastReport lastReport() {
+        return lastReport;
+    }
+
+    public Map<String, Long> reportCounts() {
+        return Map.copyOf(reportCounts);
+    }
+
+    public Optional<ProdReclaimablePredictor.Result> prediction() {
+        return prediction;
+    }
+
+    public int predictionModels() {
+        return predictor.modelCount();
+    }
+
+    public Map<String, String> podNames() {
+        return podNames;
+    }
+
+    public long lastCollectDurationNanos() {
+        return collectNanos.get();
+    }
+
+    public long lastCollectMillis() {
+        return lastCollectMillis;
+    }
+
+    public boolean watching() {
+        return watches.watching();
+    }
+
+    public boolean copilotConfigured() {
+        return copilot != null;
+    }
+
+    /** Everything the agent cannot read now: kernel files, copilot, pods, NodeMetric spec, NodeSLO. */
+    public Map<String, String> problems() {
+        Map<String, String> all = new java.util.TreeMap<>(source.problems());
+        all.putAll(inputWarnings.current());
+        all.putAll(reporter.problems());
+        if (copilot != null) {
+            all.putAll(copilot.problems());
+        }
+        return all;
+    }
+
+    public Duration collectInterval() {
+        return Duration.ofSeconds(config.collect.intervalSeconds);
+    }
+}

@@ -1,0 +1,168 @@
+package io.colocation.koordlet.cli;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.koordlet.Koordlet;
+import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.collect.HostUsageSource;
+import io.colocation.koordlet.collect.UsageSource;
+import io.colocation.koordlet.config.KoordletConfig;
+import io.colocation.koordlet.config.KoordletConfigLoader;
+import io.colocation.koordlet.kube.NodeWatches;
+import io.colocation.koordlet.sim.LoadCurve;
+import io.colocation.koordlet.sim.SimulatedUsageSource;
+import io.colocation.koordlet.status.StatusServer;
+import io.colocation.koordlet.yarn.CopilotClient;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code colocation koordlet CONFIG}: runs the node agent until stopped. Start-up problems (configuration, API
+ * server, missing CRD, status port) are one line on stderr and exit status 2; {@code --verbose} adds the trace.
+ */
+public final class KoordletCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(KoordletCommand.class);
+
+    /** A running agent and its status endpoint; closing stops both and checkpoints predictions. */
+    public record Running(Koordlet koordlet, StatusServer status, InetSocketAddress statusAddress, KubernetesClient client)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            status.close();
+            koordlet.close();
+            client.close();
+        }
+    }
+
+    public static void main(String[] args) {
+        boolean verbose = false;
+        String file = null;
+        for (String a : args) {
+            if (a.equals("--verbose")) {
+                verbose = true;
+            } else if (a.equals("-h") || a.equals("--help")) {
+                System.out.println("Usage: colocation koordlet [--verbose] CONFIG   (for example conf/koordlet.yml)");
+                return;
+            } else if (file == null) {
+                file = a;
+            } else {
+                fail(System.err, "unexpected argument '" + a + "'", null, false);
+                return;
+            }
+        }
+        if (file == null) {
+            fail(System.err, "give the configuration file, for example: colocation koordlet conf/koordlet.yml", null, false);
+            return;
+        }
+        try {
+            KoordletConfig config = KoordletConfigLoader.fromProcess().load(Path.of(file));
+            Running running = start(config, Clock.systemUTC());
+            LOG.info("koordlet for node {} started; status on http://{}:{}/status", config.nodeName,
+                    running.statusAddress().getHostString(), running.statusAddress().getPort());
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                running.close();
+                stopped.countDown();
+            }, "koordlet-shutdown"));
+            stopped.await();
+        } catch (KoordletConfigLoader.ConfigException | StartException e) {
+            fail(System.err, e.getMessage(), e, verbose);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void fail(PrintStream err, String message, Exception e, boolean verbose) {
+        err.println("colocation koordlet: " + message);
+        if (verbose && e != null) {
+            e.printStackTrace(err);
+        }
+        System.exit(2);
+    }
+
+    /** Builds and starts everything the configuration asks for. */
+    public static Running start(KoordletConfig config, Clock clock) throws StartException {
+        CgroupLayout layout = CgroupLayout.detect(config.cgroupRoot(), config.host.cgroupVersion, config.host.cgroupDriver);
+        UsageSource source;
+        if (config.simulatedLoadFile != null && !config.simulatedLoadFile.isBlank()) {
+            try {
+                source = new SimulatedUsageSource(Path.of(config.simulatedLoadFile), LoadCurve.read(Path.of(config.simulatedLoadFile)),
+                        clock.millis());
+            } catch (InvalidInputException e) {
+                throw new StartException("simulatedLoadFile: " + e.getMessage(), e);
+            }
+        } else {
+            if (!Files.isReadable(config.procRoot().resolve("stat"))) {
+                throw new StartException("host.procRoot '" + config.host.procRoot + "' has no readable stat file; is /proc mounted there?", null);
+            }
+            source = new HostUsageSource(config.procRoot(), layout);
+        }
+        CopilotClient copilot = null;
+        if (config.yarn.copilotUrl != null && !config.yarn.copilotUrl.isBlank()) {
+            try {
+                copilot = CopilotClient.create(config.yarn.copilotUrl, config.yarn.tokenFile);
+            } catch (IOException e) {
+                throw new StartException(e.getMessage(), e);
+            }
+        }
+        KubernetesClient client;
+        try {
+            client = kubernetesClient(config.kubernetes);
+        } catch (IOException | RuntimeException e) {
+            throw new StartException("cannot configure the Kubernetes client: " + e.getMessage(), e);
+        }
+        Koordlet koordlet = new Koordlet(config, client, source, layout, copilot, clock);
+        StatusServer status = new StatusServer(koordlet);
+        try {
+            InetSocketAddress address = status.start(config.status.bindAddress, config.status.port);
+            koordlet.start();
+            return new Running(koordlet, status, address, client);
+        } catch (IOException e) {
+            status.close();
+            client.close();
+            throw new StartException("status.port " + config.status.port + " on " + config.status.bindAddress + " cannot be opened: "
+                    + e.getMessage(), e);
+        } catch (NodeWatches.StartupException e) {
+            status.close();
+            koordlet.close();
+            client.close();
+            throw new StartException("API server " + client.getConfiguration().getMasterUrl() + ": " + e.getMessage(), e);
+        }
+    }
+
+    static KubernetesClient kubernetesClient(KoordletConfig.Kubernetes k) throws IOException {
+        Config config;
+        if (k.kubeconfig != null && !k.kubeconfig.isBlank()) {
+            Path file = Path.of(k.kubeconfig);
+            if (!Files.isReadable(file)) {
+                throw new IOException("kubernetes.kubeconfig " + file + " is missing or unreadable");
+            }
+            config = Config.fromKubeconfig(Files.readString(file));
+        } else {
+            config = Config.autoConfigure(null);
+        }
+        if (k.masterUrl != null && !k.masterUrl.isBlank()) {
+            config = new ConfigBuilder(config).withMasterUrl(k.masterUrl).build();
+        }
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** The agent cannot start; the message says what to fix. */
+    public static final class StartException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        StartException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

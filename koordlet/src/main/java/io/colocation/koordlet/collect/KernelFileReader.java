@@ -1,0 +1,183 @@
+package io.colocation.koordlet.collect;
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * Reads small kernel files (/proc, cgroup) into one reused buffer and parses numbers in place, so a sample of a
+ * host with hundreds of cgroups allocates next to nothing. Not thread-safe: one per collecting thread.
+ * A failed read returns a negative length and leaves the reason in {@link #lastError()}.
+ */
+public final class KernelFileReader {
+    private byte[] buffer = new byte[16 * 1024];
+    private int length;
+    private String lastError = "";
+
+    /** Reads the file; returns its length, or -1 when it cannot be read. */
+    public int read(Path file) {
+        length = -1;
+        try (FileInputStream in = new FileInputStream(file.toFile())) {
+            int total = 0;
+            while (true) {
+                if (total == buffer.length) {
+                    if (buffer.length >= 4 * 1024 * 1024) {
+                        lastError = "larger than 4 MiB";
+                        return -1;
+                    }
+                    buffer = java.util.Arrays.copyOf(buffer, buffer.length * 2);
+                }
+                int n = in.read(buffer, total, buffer.length - total);
+                if (n < 0) {
+                    break;
+                }
+                total += n;
+            }
+            length = total;
+            return total;
+        } catch (IOException e) {
+            lastError = e instanceof java.io.FileNotFoundException ? "missing or unreadable" : e.getMessage();
+            return -1;
+        }
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    /** The whole file as one number (cpuacct.usage, memory.usage_in_bytes); -1 when it is not one. */
+    public long singleNumber(Path file) {
+        if (read(file) < 0) {
+            return -1;
+        }
+        long v = parseNumber(0);
+        if (v < 0) {
+            lastError = "not a number";
+        }
+        return v;
+    }
+
+    /**
+     * In a {@code key value} file (memory.stat, cpu.stat, meminfo), the number after {@code key} at the start of a
+     * line followed by a space or ':'; -1 when absent. Call after {@link #read}.
+     */
+    public long field(String key) {
+        byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+        int i = 0;
+        while (i < length) {
+            if (matchesAt(i, k) && i + k.length < length && (buffer[i + k.length] == ' ' || buffer[i + k.length] == ':')) {
+                return parseNumber(i + k.length + 1);
+            }
+            while (i < length && buffer[i] != '\n') {
+                i++;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    /** The index just after the first line starting with {@code prefix}, or -1. */
+    public int lineAfter(String prefix) {
+        byte[] k = prefix.getBytes(StandardCharsets.US_ASCII);
+        int i = 0;
+        while (i < length) {
+            if (matchesAt(i, k)) {
+                return i + k.length;
+            }
+            while (i < length && buffer[i] != '\n') {
+                i++;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    /**
+     * Parses up to {@code out.length} whitespace-separated unsigned numbers from {@code from} on the same line;
+     * returns how many were read.
+     */
+    public int numbers(int from, long[] out) {
+        int i = from;
+        int count = 0;
+        while (count < out.length && i < length && buffer[i] != '\n') {
+            while (i < length && buffer[i] == ' ') {
+                i++;
+            }
+            if (i >= length || buffer[i] == '\n') {
+                break;
+            }
+            long v = 0;
+            boolean digits = false;
+            while (i < length && buffer[i] >= '0' && buffer[i] <= '9') {
+                v = v * 10 + (buffer[i] - '0');
+                digits = true;
+                i++;
+            }
+            if (!digits) {
+                break;
+            }
+            out[count++] = v;
+        }
+        return count;
+    }
+
+    /** The decimal after {@code key=} on the line starting with {@code linePrefix} (PSI's {@code avg10=1.23}); NaN if absent. */
+    public double decimalAfter(String linePrefix, String key) {
+        int at = lineAfter(linePrefix);
+        if (at < 0) {
+            return Double.NaN;
+        }
+        byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+        for (int i = at; i < length && buffer[i] != '\n'; i++) {
+            if (matchesAt(i, k)) {
+                int start = i + k.length;
+                int end = start;
+                while (end < length && (buffer[end] == '.' || (buffer[end] >= '0' && buffer[end] <= '9'))) {
+                    end++;
+                }
+                try {
+                    return Double.parseDouble(new String(buffer, start, end - start, StandardCharsets.US_ASCII));
+                } catch (NumberFormatException e) {
+                    return Double.NaN;
+                }
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** The text read, for rare, small files (cgroup.procs of one container). */
+    public String text() {
+        return length < 0 ? "" : new String(buffer, 0, length, StandardCharsets.US_ASCII);
+    }
+
+    private boolean matchesAt(int at, byte[] k) {
+        if (at + k.length > length) {
+            return false;
+        }
+        for (int j = 0; j < k.length; j++) {
+            if (buffer[at + j] != k[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long parseNumber(int from) {
+        int i = from;
+        while (i < length && (buffer[i] == ' ' || buffer[i] == '\t')) {
+            i++;
+        }
+        long v = 0;
+        boolean digits = false;
+        while (i < length && buffer[i] >= '0' && buffer[i] <= '9') {
+            if (v > (Long.MAX_VALUE - 9) / 10) {
+                return -1;
+            }
+            v = v * 10 + (buffer[i] - '0');
+            digits = true;
+            i++;
+        }
+        return digits ? v : -1;
+    }
+}

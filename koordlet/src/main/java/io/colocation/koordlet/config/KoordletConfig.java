@@ -1,0 +1,155 @@
+package io.colocation.koordlet.config;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.GoDuration;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code conf/koordlet.yml}: every setting of the node agent with its default. Loaded by
+ * {@link KoordletConfigLoader}, which names the field of any bad value.
+ */
+@JsonIgnoreProperties(ignoreUnknown = false)
+public final class KoordletConfig {
+    /** This host's Node name; in the DaemonSet the downward API sets {@code NODE_NAME}. */
+    public String nodeName = "";
+    public Kubernetes kubernetes = new Kubernetes();
+    public Host host = new Host();
+    public Collect collect = new Collect();
+    public Yarn yarn = new Yarn();
+    public Prediction prediction = new Prediction();
+    public Status status = new Status();
+    /** When set, usage comes from this load-curve file instead of the host (a simulated node). */
+    public String simulatedLoadFile = "";
+
+    public static final class Kubernetes {
+        /** Empty: the in-cluster service account, else ~/.kube/config. */
+        public String kubeconfig = "";
+        /** Overrides the kubeconfig's API server URL. */
+        public String masterUrl = "";
+        /** How long to wait at start for the API server to answer and the informers to list once. */
+        public int startupTimeoutSeconds = 60;
+    }
+
+    public static final class Host {
+        /** The host's /proc (in the DaemonSet the host's is mounted, with hostPID). */
+        public String procRoot = "/proc";
+        /** The host's cgroup mount. */
+        public String cgroupRoot = "/sys/fs/cgroup";
+        /** auto (detect kubepods.slice or kubepods), cgroupfs or systemd. */
+        public String cgroupDriver = "auto";
+        /** auto (cgroup.controllers at the root means v2), v1 or v2. */
+        public String cgroupVersion = "auto";
+    }
+
+    public static final class Collect {
+        /** Sampling interval of node, pod, container, host-application and YARN usage. */
+        public int intervalSeconds = 1;
+        /**
+         * Longest window kept in memory. The collect policy's aggregate durations and the training interval
+         * are capped to it; 30 minutes covers Koordinator's defaults.
+         */
+        public int retentionSeconds = 1800;
+    }
+
+    public static final class Yarn {
+        /** The copilot's local API (yarn-copilot-nm); empty turns YARN collection off. */
+        public String copilotUrl = "http://127.0.0.1:8049";
+        /** File holding the copilot's shared secret, if it has one. */
+        public String tokenFile = "";
+        /** How often the container list is fetched; usage itself is sampled every collect interval. */
+        public int refreshSeconds = 5;
+        /** The host application all YARN containers are reported as. */
+        public String hostApplicationName = "hadoop-yarn";
+    }
+
+    /** Koordinator's koordlet prediction flags (KOORDINATOR-COMPAT.md §3.2, §13). */
+    public static final class Prediction {
+        public String checkpointDir = "/var/lib/koordlet/prediction-checkpoints";
+        public String coldStartDuration = "24h";
+        public int safetyMarginPercent = 10;
+        public String cpuHistogramDecayHalfLife = "12h";
+        public String memoryHistogramDecayHalfLife = "24h";
+        public String trainingInterval = "1m";
+        public String modelExpirationDuration = "30m";
+        public String modelCheckpointInterval = "10m";
+        public int modelCheckpointMaxPerStep = 12;
+    }
+
+    public static final class Status {
+        /** Loopback by default: health, last samples, last report and /metrics are for the host only. */
+        public String bindAddress = "127.0.0.1";
+        /** 0 picks a free port (tests, several simulated koordlets on one host). */
+        public int port = 9316;
+    }
+
+    /** Problems found by {@link #validate()}, each naming the field and the value. */
+    public List<String> validate() {
+        List<String> problems = new ArrayList<>();
+        if (nodeName == null || nodeName.isBlank()) {
+            problems.add("nodeName is empty (set it, or NODE_NAME in the environment)");
+        }
+        if (kubernetes.startupTimeoutSeconds < 1) {
+            problems.add("kubernetes.startupTimeoutSeconds must be at least 1, got " + kubernetes.startupTimeoutSeconds);
+        }
+        if (!List.of("auto", "cgroupfs", "systemd").contains(host.cgroupDriver)) {
+            problems.add("host.cgroupDriver must be auto, cgroupfs or systemd, got '" + host.cgroupDriver + "'");
+        }
+        if (!List.of("auto", "v1", "v2").contains(host.cgroupVersion)) {
+            problems.add("host.cgroupVersion must be auto, v1 or v2, got '" + host.cgroupVersion + "'");
+        }
+        if (collect.intervalSeconds < 1 || collect.intervalSeconds > 60) {
+            problems.add("collect.intervalSeconds must be 1 to 60, got " + collect.intervalSeconds);
+        }
+        if (collect.retentionSeconds < 60 || collect.retentionSeconds > 86_400) {
+            problems.add("collect.retentionSeconds must be 60 to 86400, got " + collect.retentionSeconds);
+        }
+        if (yarn.refreshSeconds < 1) {
+            problems.add("yarn.refreshSeconds must be at least 1, got " + yarn.refreshSeconds);
+        }
+        if (yarn.hostApplicationName == null || yarn.hostApplicationName.isBlank()) {
+            problems.add("yarn.hostApplicationName is empty");
+        }
+        if (prediction.safetyMarginPercent < 0 || prediction.safetyMarginPercent > 1000) {
+            problems.add("prediction.safetyMarginPercent must be 0 to 1000, got " + prediction.safetyMarginPercent);
+        }
+        if (prediction.modelCheckpointMaxPerStep < 1) {
+            problems.add("prediction.modelCheckpointMaxPerStep must be at least 1, got " + prediction.modelCheckpointMaxPerStep);
+        }
+        for (String[] d : new String[][] {{"prediction.coldStartDuration", prediction.coldStartDuration},
+                {"prediction.cpuHistogramDecayHalfLife", prediction.cpuHistogramDecayHalfLife},
+                {"prediction.memoryHistogramDecayHalfLife", prediction.memoryHistogramDecayHalfLife},
+                {"prediction.trainingInterval", prediction.trainingInterval},
+                {"prediction.modelExpirationDuration", prediction.modelExpirationDuration},
+                {"prediction.modelCheckpointInterval", prediction.modelCheckpointInterval}}) {
+            try {
+                GoDuration.parse(d[1], d[0]);
+            } catch (InvalidInputException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        if (status.port < 0 || status.port > 65_535) {
+            problems.add("status.port must be 0 to 65535, got " + status.port);
+        }
+        return problems;
+    }
+
+    public Path procRoot() {
+        return Path.of(host.procRoot);
+    }
+
+    public Path cgroupRoot() {
+        return Path.of(host.cgroupRoot);
+    }
+
+    /** A duration already checked by {@link #validate()}. */
+    public static java.time.Duration duration(String text, String where) {
+        try {
+            return GoDuration.parse(text, where);
+        } catch (InvalidInputException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+}
