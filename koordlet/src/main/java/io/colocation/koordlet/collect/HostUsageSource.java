@@ -33,9 +33,17 @@ public final class HostUsageSource implements UsageSource {
     private Set<String> failedNow = new HashSet<>();
     private Set<String> failedBefore = new HashSet<>();
 
+    private final java.util.function.LongSupplier nanoTime;
+
     public HostUsageSource(Path procRoot, CgroupLayout layout) {
+        this(procRoot, layout, System::nanoTime);
+    }
+
+    /** @param nanoTime the monotonic clock CPU rates divide by (tests step it) */
+    public HostUsageSource(Path procRoot, CgroupLayout layout, java.util.function.LongSupplier nanoTime) {
         this.procRoot = procRoot;
         this.layout = layout;
+        this.nanoTime = nanoTime;
     }
 
     @Override
@@ -98,7 +106,7 @@ public final class HostUsageSource implements UsageSource {
 
     private double nodeCpu() {
         Path file = procRoot.resolve("stat");
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         if (reader.read(file) < 0) {
             return fail(file, reader.lastError());
         }
@@ -142,7 +150,7 @@ public final class HostUsageSource implements UsageSource {
 
     private double cgroupCpu(String dir) {
         Path file = layout.file(dir, Interface.CPU_USAGE);
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         if (reader.read(file) < 0) {
             return fail(file, reader.lastError());
         }
@@ -196,7 +204,7 @@ public final class HostUsageSource implements UsageSource {
         long ticks = 0;
         long rssKib = 0;
         int seen = 0;
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         for (int pid : pids) {
             Path dir = procRoot.resolve(Integer.toString(pid));
             // A process may exit between the copilot's list and this read: skipped, not an error.
