@@ -86,6 +86,7 @@ public final class Koordlet implements AutoCloseable {
     private List<HostApplications.HostApp> hostApps = List.of();
     private String metricVersion;
     private CollectPolicy policy = CollectPolicy.DEFAULT;
+    private boolean policyRead;
 
     /** @param copilot null when YARN is not measured */
     public Koordlet(KoordletConfig config, KubernetesClient client, UsageSource source, CgroupLayout layout, CopilotClient copilot,
@@ -169,10 +170,15 @@ public final class Koordlet implements AutoCloseable {
         String mv = metric.map(m -> m.getMetadata().getResourceVersion()).orElse("");
         if (!mv.equals(metricVersion)) {
             metricVersion = mv;
-            policy = CollectPolicy.of(metric.map(NodeMetric::getSpec).orElse(null));
-            warnAll("NodeMetric " + config.nodeName + " spec", policy.problems());
-            LOG.info("collect policy: aggregate {}s, report every {}s, durations {}, memory {}", policy.aggregateWindow().getSeconds(),
+            CollectPolicy read = CollectPolicy.of(metric.map(NodeMetric::getSpec).orElse(null));
+            // Most changes are our own status writes: only a changed spec is news.
+            if (!read.equals(policy) || !policyRead) {
+                policyRead = true;
+                policy = read;
+                warnAll("NodeMetric " + config.nodeName + " spec", policy.problems());
+                LOG.info("collect policy: aggregate {}s, report every {}s, durations {}, memory {}", policy.aggregateWindow().getSeconds(),
                     policy.reportInterval().getSeconds(), policy.aggregateDurations(), policy.memoryPolicy().wireName());
+            }
         }
         Optional<NodeSLO> slo = watches.nodeSlo();
         String sv = slo.map(s -> s.getMetadata().getResourceVersion()).orElse("");

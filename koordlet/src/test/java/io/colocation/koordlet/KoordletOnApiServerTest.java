@@ -1,0 +1,183 @@
+package io.colocation.koordlet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.broker.kube.NodeCalculation;
+import io.colocation.broker.kube.NodeMetricInputs;
+import io.colocation.koordlet.cli.KoordletCommand;
+import io.colocation.koordlet.config.KoordletConfig;
+import io.colocation.model.config.ColocationConfigParser;
+import io.colocation.model.slo.NodeMetric;
+import io.colocation.testsupport.Await;
+import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The koordlet against a real API server, on a simulated host with a constant load: the NodeMetric status it
+ * writes carries the figures it collected, a changed {@code reportIntervalSeconds} takes effect, and the
+ * broker's calculation turns the report into Batch with YARN not counted as system usage.
+ */
+@ExtendWith(KubeApiServerExtension.class)
+class KoordletOnApiServerTest {
+    private static final String OWNER = "koordlet-api";
+    private static final String NS = "koordlet-api";
+    private static final String NODE = "koordlet-node-1";
+    private static final long GI = 1L << 30;
+
+    @TempDir
+    static Path tmp;
+    private static KoordletCommand.Running koordlet;
+
+    @BeforeAll
+    static void start(KubernetesClient client, KubeApiServer api) throws Exception {
+        ColocationObjects.installNodeMetricCrd(client, Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
+        ColocationObjects.installCrd(client, Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodeslos.yaml"),
+                "slo.koordinator.sh/v1alpha1", "NodeSLO");
+        ColocationObjects.namespace(client, NS);
+        ColocationObjects.node(client, NODE, OWNER, 8, 32);
+        NodeMetric nm = new NodeMetric();
+        nm.setMetadata(new ObjectMetaBuilder().withName(NODE).addToLabels(ColocationObjects.OWNER_LABEL, OWNER).build());
+        nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 1L, new NodeMetric.AggregatePolicy(List.of("2s")),
+                "usageWithoutPageCache")));
+        client.resources(NodeMetric.class).resource(nm).create();
+        runningPod(client, "web-0", "4", "8Gi");
+
+        Path curve = tmp.resolve("load.yaml");
+        Files.writeString(curve, """
+                system: [{at: 0s, cpu: 500m, memory: 1Gi}]
+                pods:
+                  koordlet-api/web-0: [{at: 0s, cpu: 2, memory: 4Gi}]
+                yarnContainers:
+                  container_1_0001_01_000002: [{at: 0s, cpu: 1, memory: 2Gi}]
+                """);
+        KoordletConfig config = new KoordletConfig();
+        config.nodeName = NODE;
+        config.kubernetes.kubeconfig = api.kubeconfig().toString();
+        config.simulatedLoadFile = curve.toString();
+        config.yarn.copilotUrl = "";
+        config.status.port = 0;
+        config.prediction.checkpointDir = tmp.resolve("checkpoints").toString();
+        koordlet = KoordletCommand.start(config, Clock.systemUTC());
+    }
+
+    private static void runningPod(KubernetesClient client, String name, String cpu, String memory) {
+        Pod pod = client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
+                .withNewSpec().withNodeName(NODE).addNewContainer().withName("app").withImage("app")
+                .withNewResources().addToRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory))).endResources()
+                .endContainer().endSpec().build()).create();
+        pod.getStatus().setPhase("Running");
+        pod.getStatus().setQosClass("Burstable");
+        client.pods().inNamespace(NS).resource(pod).updateStatus();
+    }
+
+    @AfterAll
+    static void stop(KubernetesClient client) {
+        if (koordlet != null) {
+            koordlet.close();
+        }
+        ColocationObjects.cleanUp(client, OWNER, NS);
+    }
+
+    private static NodeMetric.Status reported(KubernetesClient client) {
+        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
+        return nm == null ? null : nm.getStatus();
+    }
+
+    @Test
+    void reportsWhatItCollectedAndTheBrokerComputesBatchFromIt(KubernetesClient client) throws Exception {
+        Await.until(Duration.ofSeconds(30), () -> {
+            NodeMetric.Status s = reported(client);
+            return s != null && s.podsMetric() != null && !s.podsMetric().isEmpty() && s.hostApplicationMetric() != null
+                    && s.nodeMetric().aggregatedNodeUsages() != null;
+        });
+        NodeMetric.Status s = reported(client);
+        assertEquals(new Quantity("3500m"), s.nodeMetric().nodeUsage().resources().get("cpu"));
+        assertEquals(7 * GI, Quantity.getAmountInBytes(s.nodeMetric().nodeUsage().resources().get("memory")).longValueExact());
+        assertEquals(new Quantity("500m"), s.nodeMetric().systemUsage().resources().get("cpu"), "YARN is not system usage");
+        NodeMetric.PodMetricInfo pod = s.podsMetric().get(0);
+        assertEquals("web-0", pod.name());
+        assertEquals("koord-prod", pod.priority());
+        assertEquals("LS", pod.qos());
+        assertEquals(new Quantity("2"), pod.podUsage().resources().get("cpu"));
+        NodeMetric.HostApplicationMetricInfo yarn = s.hostApplicationMetric().get(0);
+        assertEquals("hadoop-yarn", yarn.name());
+        assertEquals("koord-batch", yarn.priority());
+        assertEquals("BE", yarn.qos());
+        assertEquals(new Quantity("1"), yarn.usage().resources().get("cpu"));
+        assertEquals(2 * GI, Quantity.getAmountInBytes(yarn.usage().resources().get("memory")).longValueExact());
+        assertEquals("2s", s.nodeMetric().aggregatedNodeUsages().get(0).duration());
+        assertNotNull(s.nodeMetric().aggregatedNodeUsages().get(0).usage().get("p99"));
+
+        // The broker's own calculation on the objects as the API server has them.
+        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
+        NodeCalculation.Outcome outcome = NodeCalculation.calculate(ColocationConfigParser.parse("{\"enable\":true}", "test"),
+                client.nodes().withName(NODE).get(), client.pods().inNamespace(NS).list().getItems(),
+                NodeCalculation.Metric.of(NodeMetricInputs.read(new ObjectMapper().valueToTree(nm))), Instant.now());
+        // 8 cores − 40 % safety margin (3.2) − system 0.5 − prod usage 2 = 2.3; YARN's 1 core is not subtracted.
+        assertEquals(2300L, outcome.reclaim().allocatable().get("kubernetes.io/batch-cpu"), String.join("\n", outcome.explain()));
+        assertEquals(32 * GI - 32 * GI * 35 / 100 - GI - 4 * GI, outcome.reclaim().allocatable().get("kubernetes.io/batch-memory"));
+
+        HttpResponse<String> status = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + koordlet.statusAddress().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(status.body().contains("koordlet_yarn_cpu_usage_cores 1.0"), status.body());
+        assertTrue(status.body().contains("koordlet_pod_cpu_usage_cores{namespace=\"koordlet-api\",pod=\"web-0\",} 2.0"), status.body());
+    }
+
+    @Test
+    void aChangedReportIntervalTakesEffect(KubernetesClient client) throws Exception {
+        Await.until(Duration.ofSeconds(30), () -> reported(client) != null);
+        assertTrue(gapBetweenReports(client) <= 2, "reports every second");
+        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
+        nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 3L, new NodeMetric.AggregatePolicy(List.of("2s")),
+                "usageWithoutPageCache")));
+        client.resources(NodeMetric.class).resource(nm).update();
+        Await.until(Duration.ofSeconds(10), () -> koordlet.koordlet().lastReport().interval().getSeconds() == 3);
+        long gap = gapBetweenReports(client);
+        assertTrue(gap >= 3 && gap <= 5, "reports every 3 s now, gap " + gap);
+        nm = client.resources(NodeMetric.class).withName(NODE).get();
+        nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 1L, new NodeMetric.AggregatePolicy(List.of("2s")),
+                "usageWithoutPageCache")));
+        client.resources(NodeMetric.class).resource(nm).update();
+    }
+
+    /** Seconds between two consecutive updateTimes the koordlet wrote. */
+    private static long gapBetweenReports(KubernetesClient client) throws Exception {
+        Instant first = Instant.parse(reported(client).updateTime());
+        Instant[] changed = new Instant[2];
+        Await.until(Duration.ofSeconds(15), () -> {
+            Instant t = Instant.parse(reported(client).updateTime());
+            if (changed[0] == null && t.isAfter(first)) {
+                changed[0] = t;
+            } else if (changed[0] != null && t.isAfter(changed[0])) {
+                changed[1] = t;
+            }
+            return changed[1] != null;
+        });
+        return Duration.between(changed[0], changed[1]).getSeconds();
+    }
+}
