@@ -94,21 +94,31 @@ public final class KoordletConfigLoader {
         return "?";
     }
 
+    /** Replaces variables outside comment lines (the shipped file's comments show the syntax). */
     private String substitute(String text, String source) throws ConfigException {
-        Matcher m = VARIABLE.matcher(text);
         StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String value = environment.get(m.group(1));
-            if (value == null || value.isEmpty()) {
-                value = m.group(2);
+        for (String line : text.split("\n", -1)) {
+            if (out.length() > 0) {
+                out.append('\n');
             }
-            if (value == null) {
-                throw new ConfigException(source + ": the environment variable " + m.group(1)
-                        + " is not set (give a default with ${" + m.group(1) + ":-value})");
+            if (line.stripLeading().startsWith("#")) {
+                out.append(line);
+                continue;
             }
-            m.appendReplacement(out, Matcher.quoteReplacement(value));
+            Matcher m = VARIABLE.matcher(line);
+            while (m.find()) {
+                String value = environment.get(m.group(1));
+                if (value == null || value.isEmpty()) {
+                    value = m.group(2);
+                }
+                if (value == null) {
+                    throw new ConfigException(source + ": the environment variable " + m.group(1)
+                            + " is not set (give a default with ${" + m.group(1) + ":-value})");
+                }
+                m.appendReplacement(out, Matcher.quoteReplacement(value));
+            }
+            m.appendTail(out);
         }
-        m.appendTail(out);
         return out.toString();
     }
 
