@@ -82,11 +82,6 @@ public final class CgroupLayout {
         return what.v1File == null ? null : root.resolve(what.v1Subsystem).resolve(dir).resolve(what.v1File);
     }
 
-    /** The directory of {@code dir} in the hierarchy that holds CPU accounting (to list children). */
-    public Path cpuHierarchyDir(String dir) {
-        return version == Version.V2 ? root.resolve(dir) : root.resolve("cpuacct").resolve(dir);
-    }
-
     /** The kubelet's QoS-level directory for a Kubernetes QoS class (Guaranteed, Burstable, BestEffort). */
     public String qosDir(String kubeQoS) {
         String tier = tier(kubeQoS);

@@ -3,7 +3,6 @@ package io.colocation.koordlet.collect;
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupLayout.Interface;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,6 +29,9 @@ public final class HostUsageSource implements UsageSource {
     private final CpuRates rates = new CpuRates();
     private final DistinctWarnings warnings = new DistinctWarnings(LOG);
     private final long[] stat = new long[10];
+    private final long[] memoryFields = new long[5];
+    /** v1 reports the hierarchy's totals under total_*; v2's memory.stat is hierarchical already. */
+    private final byte[][] memoryKeys;
     private Set<String> failedNow = new HashSet<>();
     private Set<String> failedBefore = new HashSet<>();
 
@@ -44,6 +46,9 @@ public final class HostUsageSource implements UsageSource {
         this.procRoot = procRoot;
         this.layout = layout;
         this.nanoTime = nanoTime;
+        String p = layout.version() == CgroupLayout.Version.V1 ? "total_" : "";
+        this.memoryKeys = KernelFileReader.keys(p + "active_anon", p + "inactive_anon", p + "unevictable", p + "active_file",
+                p + "inactive_file");
     }
 
     @Override
@@ -172,15 +177,15 @@ public final class HostUsageSource implements UsageSource {
             fail(file, reader.lastError());
             return -1;
         }
-        // v1 reports the hierarchy's totals under total_*; v2's memory.stat is hierarchical already.
-        String p = layout.version() == CgroupLayout.Version.V1 ? "total_" : "";
-        long activeAnon = reader.field(p + "active_anon");
-        long inactiveAnon = reader.field(p + "inactive_anon");
-        long unevictable = reader.field(p + "unevictable");
-        long activeFile = reader.field(p + "active_file");
-        long inactiveFile = reader.field(p + "inactive_file");
+        reader.fields(memoryKeys, memoryFields);
+        long activeAnon = memoryFields[0];
+        long inactiveAnon = memoryFields[1];
+        long unevictable = memoryFields[2];
+        long activeFile = memoryFields[3];
+        long inactiveFile = memoryFields[4];
         if (activeAnon < 0 || inactiveAnon < 0) {
-            fail(file, "no " + p + "active_anon/" + p + "inactive_anon in it");
+            fail(file, "no " + new String(memoryKeys[0], java.nio.charset.StandardCharsets.US_ASCII) + "/"
+                    + new String(memoryKeys[1], java.nio.charset.StandardCharsets.US_ASCII) + " in it");
             return -1;
         }
         ok(file);
@@ -194,7 +199,8 @@ public final class HostUsageSource implements UsageSource {
 
     /** A YARN container: its cgroup when it has one, else the sum of its processes. */
     private Usage yarnContainer(CollectTargets.YarnTarget c, MemoryCollectPolicy policy) {
-        if (c.cgroupDir() != null && !c.cgroupDir().isEmpty() && Files.isDirectory(layout.cpuHierarchyDir(c.cgroupDir()))) {
+        // One open tells whether the container has a cgroup (LinuxContainerExecutor, or moved there by part 2).
+        if (c.cgroupDir() != null && !c.cgroupDir().isEmpty() && reader.read(layout.file(c.cgroupDir(), Interface.CPU_USAGE)) >= 0) {
             return cgroup(c.cgroupDir(), policy);
         }
         List<Integer> pids = c.pids();
