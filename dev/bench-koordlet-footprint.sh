@@ -9,6 +9,5 @@ COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)
 export COLOCATION_KUBE_BIN
 mvn -B -q -o -DskipTests package -pl dist -am 2>/dev/null || mvn -B -q -DskipTests package -pl dist -am
 mvn -B -q test -pl koordlet -am -Dtest=KoordletFootprintBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dfootprint.minutes="$minutes" -DtrimStackTrace=false -Dsurefire.printSummary=true \
-  -Dsurefire.redirectTestOutputToFile=false 2>&1 | grep -A8 "koordlet footprint" || {
-    echo "benchmark failed; see koordlet/target/surefire-reports/" >&2; exit 1; }
+  -Dfootprint.minutes="$minutes" >/dev/null 2>&1 || { echo "benchmark failed; see koordlet/target/surefire-reports/" >&2; exit 1; }
+grep -A5 "koordlet footprint" koordlet/target/surefire-reports/io.colocation.koordlet.KoordletFootprintBenchmark-output.txt
