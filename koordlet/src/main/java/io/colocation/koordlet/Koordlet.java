@@ -336,10 +336,6 @@ public final class Koordlet implements AutoCloseable {
         return watches.watching();
     }
 
-    public boolean copilotConfigured() {
-        return copilot != null;
-    }
-
     /** Everything the agent cannot read now: kernel files, copilot, pods, NodeMetric spec, NodeSLO. */
     public Map<String, String> problems() {
         Map<String, String> all = new java.util.TreeMap<>(source.problems());

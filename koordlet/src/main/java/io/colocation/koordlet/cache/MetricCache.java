@@ -70,23 +70,8 @@ public final class MetricCache {
         return s == null ? Points.NONE : s.points(cpu, fromMillis, toMillis);
     }
 
-    /** Ids of the things of {@code kind} with any sample kept. */
-    public synchronized java.util.Set<String> ids(Kind kind) {
-        return java.util.Set.copyOf(series.get(kind).keySet());
-    }
-
     /** The newest sample, or null before the first. */
     public HostSample last() {
         return last;
-    }
-
-    /** How far back node and system usage reaches. */
-    public long nodeWindowMillis() {
-        return (nodeCapacity - 2) * intervalMillis;
-    }
-
-    /** How far back each pod, host application and YARN container reaches. */
-    public long itemWindowMillis() {
-        return (itemCapacity - 2) * intervalMillis;
     }
 }

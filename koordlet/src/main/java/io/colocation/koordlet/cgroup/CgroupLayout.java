@@ -70,10 +70,6 @@ public final class CgroupLayout {
         return driver;
     }
 
-    public Path root() {
-        return root;
-    }
-
     /** The file of {@code what} for the cgroup {@code dir}, or null where this version has none. */
     public Path file(String dir, Interface what) {
         if (version == Version.V2) {

@@ -10,9 +10,6 @@ import java.util.List;
 public record CollectTargets(List<PodTarget> pods, List<HostAppTarget> hostApps, boolean yarnListKnown,
         List<YarnTarget> yarnContainers, MemoryCollectPolicy memoryPolicy) {
 
-    public static final CollectTargets NONE = new CollectTargets(List.of(), List.of(), false, List.of(),
-            MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE);
-
     /** @param kubeQoS Guaranteed, Burstable or BestEffort (the kubelet's cgroup tier) */
     public record PodTarget(String uid, String namespace, String name, String kubeQoS, List<ContainerTarget> containers) {
         public String key() {

@@ -143,11 +143,6 @@ public final class PeakPredictServer {
         return new Resources((long) (m.cpu.percentile(p) * 1000), (long) m.memory.percentile(p));
     }
 
-    /** Whether a training round has finished (GC and checkpoints wait for it). */
-    public synchronized boolean trained() {
-        return trained;
-    }
-
     public synchronized int modelCount() {
         return models.size();
     }
