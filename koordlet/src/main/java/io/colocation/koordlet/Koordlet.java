@@ -18,6 +18,7 @@ import io.colocation.koordlet.report.NodeMetricReporter;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;
 import io.colocation.koordlet.report.ReportInputs;
 import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.model.GoDuration;
 import io.colocation.model.Resources;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
@@ -177,7 +178,8 @@ public final class Koordlet implements AutoCloseable {
                 policy = read;
                 warnAll("NodeMetric " + config.nodeName + " spec", policy.problems());
                 LOG.info("collect policy: aggregate {}s, report every {}s, durations {}, memory {}", policy.aggregateWindow().getSeconds(),
-                    policy.reportInterval().getSeconds(), policy.aggregateDurations(), policy.memoryPolicy().wireName());
+                    policy.reportInterval().getSeconds(), policy.aggregateDurations().stream().map(GoDuration::format).toList(),
+                        policy.memoryPolicy().wireName());
             }
         }
         Optional<NodeSLO> slo = watches.nodeSlo();

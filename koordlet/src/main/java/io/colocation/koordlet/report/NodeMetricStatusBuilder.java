@@ -2,7 +2,6 @@ package io.colocation.koordlet.report;
 
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
-import io.colocation.api.InvalidInputException;
 import io.colocation.koordlet.cache.MetricCache;
 import io.colocation.koordlet.cache.Points;
 import io.colocation.model.GoDuration;
@@ -49,13 +48,7 @@ public final class NodeMetricStatusBuilder {
         ResourceMap systemUsage = average(cache, MetricCache.Kind.SYSTEM, MetricCache.NODE_ID, from, to);
         List<NodeMetric.AggregatedUsage> nodeAggregated = new ArrayList<>();
         List<NodeMetric.AggregatedUsage> systemAggregated = new ArrayList<>();
-        for (String text : in.aggregateDurations()) {
-            Duration d;
-            try {
-                d = GoDuration.parse(text, "spec.metricCollectPolicy.nodeAggregatePolicy.durations");
-            } catch (InvalidInputException e) {
-                continue;  // the spec reader already warned about it
-            }
+        for (Duration d : in.aggregateDurations()) {
             aggregated(cache, MetricCache.Kind.NODE, to, d).ifPresent(nodeAggregated::add);
             aggregated(cache, MetricCache.Kind.SYSTEM, to, d).ifPresent(systemAggregated::add);
         }

@@ -1,5 +1,6 @@
 package io.colocation.broker.slo;
 
+import io.colocation.model.slo.NodeMetricSpecs;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.kube.ClusterView;

@@ -1,5 +1,6 @@
 package io.colocation.broker.slo;
 
+import io.colocation.model.slo.NodeMetricSpecs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 

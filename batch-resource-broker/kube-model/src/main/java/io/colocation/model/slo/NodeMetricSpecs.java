@@ -1,16 +1,21 @@
-package io.colocation.broker.slo;
+package io.colocation.model.slo;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.GoDuration;
 import io.colocation.model.config.ColocationStrategy;
-import io.colocation.model.slo.NodeMetric;
 
 /**
  * The {@code spec.metricCollectPolicy} Koordinator's nodemetric controller writes (KOORDINATOR-COMPAT.md
- * §11.1): the node's merged colocation strategy when colocation is enabled, else the defaults.
+ * §11.1): the node's merged colocation strategy when colocation is enabled, else the defaults. The broker's
+ * NodeMetric controller writes it; the koordlet falls back to its defaults for what a spec leaves out.
  */
 public final class NodeMetricSpecs {
     private NodeMetricSpecs() {
+    }
+
+    /** The collect policy of a node without colocation: Koordinator's defaults. */
+    public static NodeMetric.CollectPolicy defaults() {
+        return forStrategy(ColocationStrategy.defaults()).metricCollectPolicy();
     }
 
     public static NodeMetric.Spec forStrategy(ColocationStrategy merged) {
