@@ -330,8 +330,10 @@ public final class Koordlet implements AutoCloseable {
         return collectNanos.get();
     }
 
-    public long lastCollectMillis() {
-        return lastCollectMillis;
+    /** Time since the last sample on the agent's own clock; negative before the first. */
+    public long sampleAgeMillis() {
+        long last = lastCollectMillis;
+        return last == 0 ? -1 : clock.millis() - last;
     }
 
     public boolean watching() {

@@ -57,10 +57,10 @@ public final class StatusServer implements AutoCloseable {
         if (koordlet.state() != Koordlet.State.STARTED) {
             return "koordlet is " + koordlet.state();
         }
-        long age = System.currentTimeMillis() - koordlet.lastCollectMillis();
+        long age = koordlet.sampleAgeMillis();
         long limit = koordlet.collectInterval().toMillis() * 3 + 2000;
-        if (koordlet.lastCollectMillis() == 0 || age > limit) {
-            return "no sample for " + (koordlet.lastCollectMillis() == 0 ? "ever" : age + " ms");
+        if (age < 0 || age > limit) {
+            return "no sample for " + (age < 0 ? "ever" : age + " ms");
         }
         if (!koordlet.watching()) {
             return "not watching the API server (pods, Node, NodeMetric or NodeSLO)";
