@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.collect.CgroupTreeFixture;
+import io.colocation.koordlet.collect.ProcessCpuTime;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServer;
@@ -18,7 +19,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.File;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -148,11 +148,9 @@ class KoordletFootprintBenchmark {
         }
     }
 
-    /** utime + stime of the JVM, whose pid is the launcher's (it execs java). */
+    /** CPU ticks of the JVM, whose pid is the launcher's (it execs java). */
     private static long cpuTicks(Process p) throws Exception {
-        String stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat"), StandardCharsets.US_ASCII);
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        return ProcessCpuTime.ticks(p.pid());
     }
 
     private static long statusKib(Process p, String field) throws Exception {

@@ -116,10 +116,7 @@ class RealKernelCollectTest {
         }
     }
 
-    /** utime + stime of all the process's threads, from /proc/<pid>/stat (clock ticks of 10 ms). */
     private static long cpuNanos(Process p) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+        return ProcessCpuTime.ticks(p.pid()) * 10_000_000L;
     }
 }
