@@ -5,6 +5,7 @@ import io.colocation.koordlet.cache.MetricCache;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.collect.HostSample;
+import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.koordlet.kube.CollectPolicy;
@@ -78,6 +79,10 @@ public final class Koordlet implements AutoCloseable {
     private volatile LastReport lastReport;
     private volatile Optional<ProdReclaimablePredictor.Result> prediction = Optional.empty();
     private volatile long lastCollectMillis;
+    private volatile Map<String, Map<String, Usage>> containerUsage = Map.of();
+    private long collectRounds;
+    /** Pod uid → its last target; the collect thread's own. */
+    private Map<String, PodTargetEntry> podTargetCache = Map.of();
     private ScheduledExecutorService collectThread;
     private ScheduledExecutorService workThread;
     private Instant lastTraining = Instant.EPOCH;
@@ -145,24 +150,61 @@ public final class Koordlet implements AutoCloseable {
     void collectOnce() {
         try {
             long start = System.nanoTime();
-            List<Pod> pods = watches.pods();
-            List<CollectTargets.PodTarget> podTargets = NodeInputs.podTargets(pods);
-            Map<String, String> names = new java.util.HashMap<>();
-            podTargets.forEach(p -> names.put(p.uid(), p.key()));
-            podNames = names;
+            List<CollectTargets.PodTarget> podTargets = podTargets(watches.pods());
             readSpecs();
             Optional<List<CollectTargets.YarnTarget>> yarn = yarnContainers;
             List<CollectTargets.HostAppTarget> apps = hostApps.stream()
                     .map(a -> new CollectTargets.HostAppTarget(a.name(), a.cgroupDir())).toList();
-            CollectTargets targets = new CollectTargets(podTargets, apps, yarn.isPresent(), yarn.orElse(List.of()), policy.memoryPolicy());
+            int containerEvery = config.collect.containerIntervalSeconds / config.collect.intervalSeconds;
+            boolean containers = containerEvery > 0 && collectRounds++ % containerEvery == 0;
+            CollectTargets targets = new CollectTargets(podTargets, containers, apps, yarn.isPresent(), yarn.orElse(List.of()),
+                    policy.memoryPolicy());
             HostSample sample = source.collect(targets, clock.millis());
             cache.append(sample);
+            if (containers) {
+                containerUsage = sample.containers();
+            }
             lastCollectMillis = sample.timeMillis();
             collectNanos.set(System.nanoTime() - start);
         } catch (RuntimeException e) {
             // A bug must not stop the loop: the next sample is tried in one interval.
             LOG.error("koordlet: collecting failed; trying again next interval", e);
         }
+    }
+
+    /**
+     * This sample's pods, each computed again only when its resourceVersion changed (a pod's kube QoS needs its
+     * resources parsed, which every second for every pod would cost more than reading its cgroup).
+     */
+    private List<CollectTargets.PodTarget> podTargets(List<Pod> pods) {
+        Map<String, PodTargetEntry> next = new java.util.HashMap<>(pods.size() * 2);
+        List<CollectTargets.PodTarget> result = new java.util.ArrayList<>(pods.size());
+        boolean changed = pods.size() != podTargetCache.size();
+        for (Pod p : pods) {
+            String uid = p.getMetadata().getUid();
+            String version = p.getMetadata().getResourceVersion();
+            PodTargetEntry e = uid == null ? null : podTargetCache.get(uid);
+            if (e == null || !java.util.Objects.equals(e.version(), version)) {
+                e = new PodTargetEntry(version, NodeInputs.podTarget(p));
+                changed = true;
+            }
+            if (uid != null) {
+                next.put(uid, e);
+            }
+            if (e.target() != null) {
+                result.add(e.target());
+            }
+        }
+        podTargetCache = next;
+        if (changed) {
+            Map<String, String> names = new java.util.HashMap<>();
+            result.forEach(t -> names.put(t.uid(), t.key()));
+            podNames = names;
+        }
+        return result;
+    }
+
+    private record PodTargetEntry(String version, CollectTargets.PodTarget target) {
     }
 
     /** Re-reads the NodeMetric spec and NodeSLO only when their resourceVersion changed. */
@@ -277,6 +319,7 @@ public final class Koordlet implements AutoCloseable {
             workThread.shutdownNow();
             try {
                 workThread.awaitTermination(5, TimeUnit.SECONDS);
+                collectThread.awaitTermination(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -286,6 +329,7 @@ public final class Koordlet implements AutoCloseable {
             LOG.info("koordlet: {} prediction model(s) checkpointed at shutdown", saved);
         }
         watches.close();
+        source.close();
     }
 
     // What the status endpoint and the metrics read.
@@ -324,6 +368,11 @@ public final class Koordlet implements AutoCloseable {
 
     public Map<String, String> podNames() {
         return podNames;
+    }
+
+    /** Pod uid → container name → usage, from the last sample that measured containers. */
+    public Map<String, Map<String, Usage>> containerUsage() {
+        return containerUsage;
     }
 
     public long lastCollectDurationNanos() {

@@ -34,23 +34,19 @@ public final class NodeInputs {
     private NodeInputs() {
     }
 
-    /** Pods with cgroups to measure: Running ones. */
-    public static List<CollectTargets.PodTarget> podTargets(List<Pod> pods) {
-        List<CollectTargets.PodTarget> result = new ArrayList<>();
-        for (Pod p : pods) {
-            if (p.getStatus() == null || !"Running".equals(p.getStatus().getPhase()) || p.getMetadata().getUid() == null) {
-                continue;
-            }
-            List<CollectTargets.ContainerTarget> containers = new ArrayList<>();
-            for (ContainerStatus s : p.getStatus().getContainerStatuses()) {
-                if (s.getContainerID() != null && !s.getContainerID().isEmpty()) {
-                    containers.add(new CollectTargets.ContainerTarget(s.getName(), s.getContainerID()));
-                }
-            }
-            result.add(new CollectTargets.PodTarget(p.getMetadata().getUid(), p.getMetadata().getNamespace(), p.getMetadata().getName(),
-                    PodClassifier.kubeQoSClass(p), containers));
+    /** The pod's cgroups to measure (Running pods only), or null. */
+    public static CollectTargets.PodTarget podTarget(Pod p) {
+        if (p.getStatus() == null || !"Running".equals(p.getStatus().getPhase()) || p.getMetadata().getUid() == null) {
+            return null;
         }
-        return result;
+        List<CollectTargets.ContainerTarget> containers = new ArrayList<>();
+        for (ContainerStatus s : p.getStatus().getContainerStatuses()) {
+            if (s.getContainerID() != null && !s.getContainerID().isEmpty()) {
+                containers.add(new CollectTargets.ContainerTarget(s.getName(), s.getContainerID()));
+            }
+        }
+        return new CollectTargets.PodTarget(p.getMetadata().getUid(), p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                PodClassifier.kubeQoSClass(p), containers);
     }
 
     public static List<ReportInputs.Pod> reportPods(List<Pod> pods) {

@@ -3,11 +3,11 @@ package io.colocation.koordlet.collect;
 import java.util.List;
 
 /**
- * What to measure in one sample: this node's pods (from the informer), the NodeSLO's host applications,
- * the copilot's YARN containers ({@code yarnListKnown} false while the copilot cannot be asked), and the memory
- * policy of the NodeMetric spec.
+ * What to measure in one sample: this node's pods (from the informer) and, when {@code podContainers}, their
+ * containers, the NodeSLO's host applications, the copilot's YARN containers ({@code yarnListKnown} false while the
+ * copilot cannot be asked), and the memory policy of the NodeMetric spec.
  */
-public record CollectTargets(List<PodTarget> pods, List<HostAppTarget> hostApps, boolean yarnListKnown,
+public record CollectTargets(List<PodTarget> pods, boolean podContainers, List<HostAppTarget> hostApps, boolean yarnListKnown,
         List<YarnTarget> yarnContainers, MemoryCollectPolicy memoryPolicy) {
 
     /** @param kubeQoS Guaranteed, Burstable or BestEffort (the kubelet's cgroup tier) */

@@ -7,7 +7,7 @@ import java.util.Map;
  * (or has missing parts), not 0.
  *
  * @param pods           pod uid → usage
- * @param containers     pod uid → container name → usage
+ * @param containers     pod uid → container name → usage; empty in samples that did not measure containers
  * @param hostApps       host application name → usage (not including YARN)
  * @param yarnContainers YARN container id → usage
  * @param yarn           Σ of the YARN containers, the {@code hadoop-yarn} host application: 0 when the copilot

@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
  * its path, and its figure is missing from the sample.
  */
 public final class HostUsageSource implements UsageSource {
+    /** Kept-open files not read for this many samples are closed (their pod or container is gone). */
+    private static final int KEEP_OPEN_SAMPLES = 120;
     private static final Logger LOG = LoggerFactory.getLogger(HostUsageSource.class);
     /** USER_HZ: the unit of /proc/stat and /proc/<pid>/stat times on every Linux architecture we run on. */
     private static final long NANOS_PER_TICK = 10_000_000L;
@@ -27,6 +29,8 @@ public final class HostUsageSource implements UsageSource {
     private final CgroupLayout layout;
     private final KernelFileReader reader = new KernelFileReader();
     private final CpuRates rates = new CpuRates();
+    /** Containers are read only in some samples: their counters are kept between those samples. */
+    private final CpuRates containerRates = new CpuRates();
     private final DistinctWarnings warnings = new DistinctWarnings(LOG);
     private final long[] stat = new long[10];
     private final long[] memoryFields = new long[5];
@@ -34,6 +38,13 @@ public final class HostUsageSource implements UsageSource {
     private final byte[][] memoryKeys;
     private Set<String> failedNow = new HashSet<>();
     private Set<String> failedBefore = new HashSet<>();
+    /** cgroup dir → its CPU and memory files, so a sample builds no paths for cgroups it read before. */
+    private Map<String, Path[]> filesNow = new HashMap<>();
+    private Map<String, Path[]> filesBefore = new HashMap<>();
+    private final Path procStat;
+    private final Path procMeminfo;
+    private final Path[] pressureFiles;
+    private static final double[] NO_PRESSURE = {Double.NaN, Double.NaN};
 
     private final java.util.function.LongSupplier nanoTime;
 
@@ -47,6 +58,10 @@ public final class HostUsageSource implements UsageSource {
         this.layout = layout;
         this.nanoTime = nanoTime;
         String p = layout.version() == CgroupLayout.Version.V1 ? "total_" : "";
+        this.procStat = procRoot.resolve("stat");
+        this.procMeminfo = procRoot.resolve("meminfo");
+        Path pressure = procRoot.resolve("pressure");
+        this.pressureFiles = new Path[] {pressure.resolve("cpu"), pressure.resolve("memory"), pressure.resolve("io")};
         this.memoryKeys = KernelFileReader.keys(p + "active_anon", p + "inactive_anon", p + "unevictable", p + "active_file",
                 p + "inactive_file");
     }
@@ -59,24 +74,34 @@ public final class HostUsageSource implements UsageSource {
     @Override
     public HostSample collect(CollectTargets targets, long nowMillis) {
         rates.beginRound();
+        if (targets.podContainers()) {
+            containerRates.beginRound();
+        }
         Set<String> swap = failedBefore;
         failedBefore = failedNow;
         failedNow = swap;
         failedNow.clear();
+        Map<String, Path[]> files = filesBefore;
+        filesBefore = filesNow;
+        filesNow = files;
+        filesNow.clear();
         MemoryCollectPolicy policy = targets.memoryPolicy();
         Usage node = new Usage(nodeCpu(), nodeMemory(policy));
         Map<String, Usage> pods = new HashMap<>();
         Map<String, Map<String, Usage>> containers = new HashMap<>();
         for (CollectTargets.PodTarget pod : targets.pods()) {
             String dir = layout.podDir(pod.kubeQoS(), pod.uid());
-            Usage u = cgroup(dir, policy);
+            Usage u = cgroup(dir, policy, rates);
             if (!u.isMissing()) {
                 pods.put(pod.uid(), u);
+            }
+            if (!targets.podContainers()) {
+                continue;
             }
             Map<String, Usage> byName = new HashMap<>();
             for (CollectTargets.ContainerTarget c : pod.containers()) {
                 if (c.containerID() != null && !c.containerID().isEmpty()) {
-                    Usage cu = cgroup(layout.containerDir(dir, c.containerID()), policy);
+                    Usage cu = cgroup(layout.containerDir(dir, c.containerID()), policy, containerRates);
                     if (!cu.isMissing()) {
                         byName.put(c.name(), cu);
                     }
@@ -88,7 +113,7 @@ public final class HostUsageSource implements UsageSource {
         }
         Map<String, Usage> apps = new HashMap<>();
         for (CollectTargets.HostAppTarget app : targets.hostApps()) {
-            Usage u = cgroup(app.cgroupDir(), policy);
+            Usage u = cgroup(app.cgroupDir(), policy, rates);
             if (!u.isMissing()) {
                 apps.put(app.name(), u);
             }
@@ -100,19 +125,29 @@ public final class HostUsageSource implements UsageSource {
                 yarn.put(c.containerID(), u);
             }
         }
-        HostSample.Pressure pressure = new HostSample.Pressure(psi("cpu", "some"), psi("memory", "some"), psi("memory", "full"),
-                psi("io", "some"), psi("io", "full"));
+        double[] cpu = psi(0);
+        double[] memory = psi(1);
+        double[] io = psi(2);
+        HostSample.Pressure pressure = new HostSample.Pressure(cpu[0], memory[0], memory[1], io[0], io[1]);
         rates.endRound();
+        if (targets.podContainers()) {
+            containerRates.endRound();
+        }
         // Files of pods that are gone stop being reported; a cause that returns is warned about again.
         warnings.retain(failedNow);
+        if (!targets.podContainers()) {
+            // Containers' paths survive the samples that do not read them.
+            filesBefore.forEach(filesNow::putIfAbsent);
+        }
+        reader.closeUnread(KEEP_OPEN_SAMPLES);
         return new HostSample(nowMillis, node, pods, containers, apps, yarn,
                 HostSample.yarnTotal(targets.yarnListKnown(), yarn), pressure);
     }
 
     private double nodeCpu() {
-        Path file = procRoot.resolve("stat");
+        Path file = procStat;
         long now = nanoTime.getAsLong();
-        if (reader.read(file) < 0) {
+        if (reader.readKept(file) < 0) {
             return fail(file, reader.lastError());
         }
         int at = reader.lineAfter("cpu ");
@@ -126,8 +161,8 @@ public final class HostUsageSource implements UsageSource {
     }
 
     private long nodeMemory(MemoryCollectPolicy policy) {
-        Path file = procRoot.resolve("meminfo");
-        if (reader.read(file) < 0) {
+        Path file = procMeminfo;
+        if (reader.readKept(file) < 0) {
             fail(file, reader.lastError());
             return -1;
         }
@@ -149,17 +184,22 @@ public final class HostUsageSource implements UsageSource {
     }
 
     /** CPU and memory of one cgroup; each part missing if its file cannot be read. */
-    private Usage cgroup(String dir, MemoryCollectPolicy policy) {
-        return new Usage(cgroupCpu(dir), cgroupMemory(dir, policy));
+    private Usage cgroup(String dir, MemoryCollectPolicy policy, CpuRates rates) {
+        return new Usage(cgroupCpu(dir, rates), cgroupMemory(dir, policy));
     }
 
-    private double cgroupCpu(String dir) {
-        Path file = layout.file(dir, Interface.CPU_USAGE);
+    private double cgroupCpu(String dir, CpuRates rates) {
+        Path file = files(dir)[0];
         long now = nanoTime.getAsLong();
-        if (reader.read(file) < 0) {
+        if (reader.readKept(file) < 0) {
             return fail(file, reader.lastError());
         }
-        long nanos = layout.version() == CgroupLayout.Version.V2 ? times(reader.field("usage_usec"), 1000) : reader.singleNumber(file);
+        return cpuRead(dir, file, now, rates);
+    }
+
+    /** The CPU rate of a cgroup whose usage file is in the reader. */
+    private double cpuRead(String dir, Path file, long now, CpuRates rates) {
+        long nanos = layout.version() == CgroupLayout.Version.V2 ? times(reader.field("usage_usec"), 1000) : reader.number();
         if (nanos < 0) {
             return fail(file, "no CPU usage counter in it");
         }
@@ -172,8 +212,8 @@ public final class HostUsageSource implements UsageSource {
     }
 
     private long cgroupMemory(String dir, MemoryCollectPolicy policy) {
-        Path file = layout.file(dir, Interface.MEMORY_STAT);
-        if (reader.read(file) < 0) {
+        Path file = files(dir)[1];
+        if (reader.readKept(file) < 0) {
             fail(file, reader.lastError());
             return -1;
         }
@@ -199,9 +239,13 @@ public final class HostUsageSource implements UsageSource {
 
     /** A YARN container: its cgroup when it has one, else the sum of its processes. */
     private Usage yarnContainer(CollectTargets.YarnTarget c, MemoryCollectPolicy policy) {
-        // One open tells whether the container has a cgroup (LinuxContainerExecutor, or moved there by part 2).
-        if (c.cgroupDir() != null && !c.cgroupDir().isEmpty() && reader.read(layout.file(c.cgroupDir(), Interface.CPU_USAGE)) >= 0) {
-            return cgroup(c.cgroupDir(), policy);
+        // Reading its CPU file tells whether the container has a cgroup (LinuxContainerExecutor, or moved there by part 2).
+        if (c.cgroupDir() != null && !c.cgroupDir().isEmpty()) {
+            Path cpuFile = files(c.cgroupDir())[0];
+            long now = nanoTime.getAsLong();
+            if (reader.readKept(cpuFile) >= 0) {
+                return new Usage(cpuRead(c.cgroupDir(), cpuFile, now, rates), cgroupMemory(c.cgroupDir(), policy));
+            }
         }
         List<Integer> pids = c.pids();
         if (pids == null || pids.isEmpty()) {
@@ -240,14 +284,33 @@ public final class HostUsageSource implements UsageSource {
         return new Usage(rates.rate("yarn-pids:" + c.containerID(), ticks * NANOS_PER_TICK, now), rssKib * 1024);
     }
 
-    private double psi(String resource, String kind) {
-        Path file = procRoot.resolve("pressure").resolve(resource);
-        if (reader.read(file) < 0) {
+    /** avg10 of the "some" and "full" lines of one pressure file (cpu, memory, io); NaN where absent. */
+    private double[] psi(int resource) {
+        Path file = pressureFiles[resource];
+        if (reader.readKept(file) < 0) {
             fail(file, "no pressure stall information (" + reader.lastError() + "; kernel without PSI or psi=0)");
-            return Double.NaN;
+            return NO_PRESSURE;
         }
         ok(file);
-        return reader.decimalAfter(kind + " ", "avg10=");
+        return new double[] {reader.decimalAfter("some ", "avg10="), reader.decimalAfter("full ", "avg10=")};
+    }
+
+    /** The CPU usage and memory.stat files of a cgroup dir. */
+    private Path[] files(String dir) {
+        Path[] f = filesNow.get(dir);
+        if (f == null) {
+            f = filesBefore.get(dir);
+            if (f == null) {
+                f = new Path[] {layout.file(dir, Interface.CPU_USAGE), layout.file(dir, Interface.MEMORY_STAT)};
+            }
+            filesNow.put(dir, f);
+        }
+        return f;
+    }
+
+    @Override
+    public void close() {
+        reader.close();
     }
 
     private double fail(Path file, String cause) {

@@ -1,44 +1,134 @@
 package io.colocation.koordlet.collect;
 
-import java.io.FileInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
  * Reads small kernel files (/proc, cgroup) into one reused buffer and parses numbers in place, so a sample of a
- * host with hundreds of cgroups allocates next to nothing. Not thread-safe: one per collecting thread.
+ * host with hundreds of cgroups allocates next to nothing. Files read every sample are kept open ({@link #readKept})
+ * and re-read from offset 0: the kernel regenerates a seq_file at every read from the start, and the open and path
+ * walk, most of a read's cost, happen once. Not thread-safe: one per collecting thread.
  * A failed read returns a negative length and leaves the reason in {@link #lastError()}.
  */
-public final class KernelFileReader {
+public final class KernelFileReader implements AutoCloseable {
+    private static final int MAX_SIZE = 4 * 1024 * 1024;
+
     private byte[] buffer = new byte[16 * 1024];
+    private ByteBuffer view = ByteBuffer.wrap(buffer);
     private int length;
     private String lastError = "";
+    /** Kept-open files → the sweep in which they were last read. */
+    private final Map<Path, Kept> kept = new HashMap<>();
+    private long sweep;
 
-    /** Reads the file; returns its length, or -1 when it cannot be read. */
+    private static final class Kept {
+        final FileChannel channel;
+        long lastSweep;
+
+        Kept(FileChannel channel) {
+            this.channel = channel;
+        }
+    }
+
+    /** Reads the file once (opened and closed); returns its length, or -1 when it cannot be read. */
     public int read(Path file) {
         length = -1;
-        try (FileInputStream in = new FileInputStream(file.toFile())) {
-            int total = 0;
-            while (true) {
-                if (total == buffer.length) {
-                    if (buffer.length >= 4 * 1024 * 1024) {
-                        lastError = "larger than 4 MiB";
-                        return -1;
-                    }
-                    buffer = java.util.Arrays.copyOf(buffer, buffer.length * 2);
-                }
-                int n = in.read(buffer, total, buffer.length - total);
-                if (n < 0) {
-                    break;
-                }
-                total += n;
-            }
-            length = total;
-            return total;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return readFrom(channel);
         } catch (IOException e) {
-            lastError = e instanceof java.io.FileNotFoundException ? "missing or unreadable" : e.getMessage();
-            return -1;
+            return failed(e);
+        }
+    }
+
+    /**
+     * Reads a file that is read every sample through a handle kept open between samples; a handle that fails is
+     * closed and the next call opens the file again (a cgroup re-created, a file that appeared).
+     */
+    public int readKept(Path file) {
+        length = -1;
+        Kept k = kept.get(file);
+        try {
+            if (k == null) {
+                k = new Kept(FileChannel.open(file, StandardOpenOption.READ));
+                kept.put(file, k);
+            }
+            k.lastSweep = sweep;
+            return readFrom(k.channel);
+        } catch (IOException e) {
+            if (k != null) {
+                kept.remove(file);
+                closeQuietly(k.channel);
+            }
+            return failed(e);
+        }
+    }
+
+    /** Closes the kept files not read in the last {@code sweeps} calls of this method (pods and containers gone). */
+    public void closeUnread(int sweeps) {
+        sweep++;
+        for (Iterator<Kept> it = kept.values().iterator(); it.hasNext(); ) {
+            Kept k = it.next();
+            if (sweep - k.lastSweep > sweeps) {
+                it.remove();
+                closeQuietly(k.channel);
+            }
+        }
+    }
+
+    int keptOpen() {
+        return kept.size();
+    }
+
+    @Override
+    public void close() {
+        kept.values().forEach(k -> closeQuietly(k.channel));
+        kept.clear();
+    }
+
+    private int readFrom(FileChannel channel) throws IOException {
+        int total = 0;
+        while (true) {
+            if (total == buffer.length) {
+                if (buffer.length >= MAX_SIZE) {
+                    lastError = "larger than 4 MiB";
+                    return -1;
+                }
+                buffer = Arrays.copyOf(buffer, buffer.length * 2);
+                view = ByteBuffer.wrap(buffer);
+            }
+            view.limit(buffer.length).position(total);
+            // Positional read: from offset 0 on every call, whatever an earlier read left.
+            int n = channel.read(view, total);
+            if (n < 0) {
+                break;
+            }
+            total += n;
+        }
+        length = total;
+        return total;
+    }
+
+    private int failed(IOException e) {
+        lastError = e instanceof NoSuchFileException ? "missing"
+                : e instanceof AccessDeniedException ? "permission denied" : String.valueOf(e.getMessage());
+        return -1;
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // Closing a read-only kernel file: nothing to lose.
         }
     }
 
@@ -46,16 +136,9 @@ public final class KernelFileReader {
         return lastError;
     }
 
-    /** The whole file as one number (cpuacct.usage, memory.usage_in_bytes); -1 when it is not one. */
-    public long singleNumber(Path file) {
-        if (read(file) < 0) {
-            return -1;
-        }
-        long v = parseNumber(0);
-        if (v < 0) {
-            lastError = "not a number";
-        }
-        return v;
+    /** The whole file as one number (cpuacct.usage, memory.usage_in_bytes); -1 when it is not one. Call after {@link #read}. */
+    public long number() {
+        return length < 0 ? -1 : parseNumber(0);
     }
 
     /**
@@ -91,7 +174,7 @@ public final class KernelFileReader {
      * cheaper than one {@link #field} per key for memory.stat's dozens of lines.
      */
     public void fields(byte[][] keys, long[] out) {
-        java.util.Arrays.fill(out, -1);
+        Arrays.fill(out, -1);
         int i = 0;
         while (i < length) {
             for (int k = 0; k < keys.length; k++) {

@@ -41,7 +41,7 @@ public final class NodeWatches implements AutoCloseable {
 
     /** Starts every watch and waits until each listed once. */
     public void start(Duration timeout) throws StartupException {
-        pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0);
+        pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0).itemStore(new TrimmedPodStore());
         node = client.nodes().withField("metadata.name", nodeName).runnableInformer(0);
         nodeMetric = client.resources(NodeMetric.class).withField("metadata.name", nodeName).runnableInformer(0);
         informers.add(pods);

@@ -33,11 +33,15 @@ public final class KoordletMetrics extends Collector {
             containers.addMetric(List.of(), s.yarnContainers().size());
             out.add(containers);
             Map<String, String> names = koordlet.podNames();
-            labelled(out, "koordlet_pod", "a pod", List.of("namespace", "pod"), s.pods(), uid -> {
-                String key = names.getOrDefault(uid, "/" + uid);
-                int slash = key.indexOf('/');
-                return List.of(key.substring(0, slash), key.substring(slash + 1));
-            });
+            labelled(out, "koordlet_pod", "a pod", List.of("namespace", "pod"), s.pods(), uid -> podLabels(names, uid));
+            Map<String, Usage> containerUsage = new java.util.HashMap<>();
+            koordlet.containerUsage().forEach((uid, byName) -> byName.forEach((name, u) -> containerUsage.put(uid + "/" + name, u)));
+            labelled(out, "koordlet_container", "a pod's container (sampled every collect.containerIntervalSeconds)",
+                    List.of("namespace", "pod", "container"), containerUsage, id -> {
+                        int slash = id.indexOf('/');
+                        List<String> pod = podLabels(names, id.substring(0, slash));
+                        return List.of(pod.get(0), pod.get(1), id.substring(slash + 1));
+                    });
             labelled(out, "koordlet_host_application", "a host application", List.of("name"), s.hostApps(), List::of);
             labelled(out, "koordlet_yarn_container", "a YARN container", List.of("container_id"), s.yarnContainers(), List::of);
             GaugeMetricFamily psi = new GaugeMetricFamily("koordlet_pressure_avg10_percent",
@@ -70,6 +74,12 @@ public final class KoordletMetrics extends Collector {
             out.add(g);
         });
         return out;
+    }
+
+    private static List<String> podLabels(Map<String, String> names, String uid) {
+        String key = names.getOrDefault(uid, "/" + uid);
+        int slash = key.indexOf('/');
+        return List.of(key.substring(0, slash), key.substring(slash + 1));
     }
 
     private static void single(List<MetricFamilySamples> out, String prefix, String what, Usage u) {

@@ -34,10 +34,15 @@ class HostUsageSourceTest {
     }
 
     private static CollectTargets targets(MemoryCollectPolicy policy) {
+        return targets(policy, true);
+    }
+
+    private static CollectTargets targets(MemoryCollectPolicy policy, boolean containers) {
         return new CollectTargets(List.of(
                 new CollectTargets.PodTarget(POD_A, "web", "a", "Burstable", List.of(new CollectTargets.ContainerTarget("app", "containerd://abc123"))),
                 new CollectTargets.PodTarget(POD_B, "batch", "b", "BestEffort", List.of()),
                 new CollectTargets.PodTarget(POD_GONE, "web", "gone", "Guaranteed", List.of())),
+                containers,
                 List.of(new CollectTargets.HostAppTarget("nginx", "host-latency-sensitive/nginx")),
                 true,
                 List.of(new CollectTargets.YarnTarget("container_1_0001_01_000002", "kubepods/besteffort/hadoop-yarn/container_1_0001_01_000002", List.of(99)),
@@ -99,6 +104,26 @@ class HostUsageSourceTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("layouts")
+    void containersOnlyInTheSamplesThatAskForThem(Version version, Driver driver) {
+        CgroupTreeFixture f = new CgroupTreeFixture(tmp, version, driver);
+        AtomicLong clock = new AtomicLong();
+        HostUsageSource source = new HostUsageSource(f.procRoot(), f.layout(), clock::get);
+        host(f, 0);
+        source.collect(targets(MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE, true), 0);
+        host(f, 1);
+        clock.set(1_000_000_000L);
+        HostSample without = source.collect(targets(MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE, false), 1000);
+        assertTrue(without.containers().isEmpty());
+        assertEquals(0.5, without.pods().get(POD_A).cpuCores(), 1e-9);
+        host(f, 3);
+        clock.set(3_000_000_000L);
+        HostSample with = source.collect(targets(MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE, true), 3000);
+        // The container's rate spans the three seconds since it was last read: 1.2 s of CPU / 3 s.
+        assertEquals(0.4, with.containers().get(POD_A).get("app").cpuCores(), 1e-9);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("layouts")
     void memoryPolicies(Version version, Driver driver) {
         CgroupTreeFixture f = new CgroupTreeFixture(tmp, version, driver);
         host(f, 0);
@@ -119,7 +144,7 @@ class HostUsageSourceTest {
         Files.writeString(f.procRoot().resolve("meminfo"), "garbage\n");
         Files.delete(f.procRoot().resolve("pressure/io"));
         HostUsageSource source = new HostUsageSource(f.procRoot(), f.layout(), () -> 0);
-        CollectTargets t = new CollectTargets(List.of(), List.of(), false, List.of(), MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE);
+        CollectTargets t = new CollectTargets(List.of(), false, List.of(), false, List.of(), MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE);
         HostSample s = source.collect(t, 0);
         assertFalse(s.node().hasMemory());
         assertFalse(s.yarn().hasCpu(), "copilot list unknown: YARN is missing, not 0");

@@ -65,7 +65,7 @@ class RealKernelCollectTest {
 
         HostUsageSource source = new HostUsageSource(Path.of("/proc"), layout);
         CollectTargets targets = new CollectTargets(
-                List.of(new CollectTargets.PodTarget(uid, "test", "burner", "Burstable", List.of())), List.of(), true,
+                List.of(new CollectTargets.PodTarget(uid, "test", "burner", "Burstable", List.of())), false, List.of(), true,
                 List.of(new CollectTargets.YarnTarget("container_1_0001_01_000002", yarnDir, List.of())),
                 MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE);
         long pod0 = cpuNanos(podBurner) + cpuNanos(hog);

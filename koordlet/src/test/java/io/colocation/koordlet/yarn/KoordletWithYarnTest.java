@@ -102,7 +102,7 @@ class KoordletWithYarnTest {
 
     private static HostSample sample(HostUsageSource source, MetricCache cache) {
         Optional<List<CollectTargets.YarnTarget>> list = copilot.runningContainers();
-        HostSample s = source.collect(new CollectTargets(List.of(), List.of(), list.isPresent(), list.orElse(List.of()),
+        HostSample s = source.collect(new CollectTargets(List.of(), false, List.of(), list.isPresent(), list.orElse(List.of()),
                 MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE), System.currentTimeMillis());
         cache.append(s);
         return s;
