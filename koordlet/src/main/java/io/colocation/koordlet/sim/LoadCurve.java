@@ -23,7 +23,7 @@ import java.util.Map;
  * repeated every {@code period} (held at the last point without one).
  */
 public record LoadCurve(long periodMillis, Curve system, Curve defaultPod, Map<String, Curve> pods, Map<String, Curve> hostApps,
-        Map<String, Curve> yarnContainers) {
+        Map<String, Curve> yarnContainers, Curve defaultYarnContainer) {
 
     /** Points sorted by time; CPU in milli-cores, memory in bytes. */
     public record Curve(long[] atMillis, long[] cpuMilli, long[] memoryBytes) {
@@ -68,7 +68,8 @@ public record LoadCurve(long periodMillis, Curve system, Curve defaultPod, Map<S
         }
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
-            if (!List.of("period", "system", "defaultPod", "pods", "hostApplications", "yarnContainers").contains(f)) {
+            if (!List.of("period", "system", "defaultPod", "pods", "hostApplications", "yarnContainers",
+                    "defaultYarnContainer").contains(f)) {
                 throw new InvalidInputException(source + ": unknown field '" + f + "'");
             }
         }
@@ -80,7 +81,8 @@ public record LoadCurve(long periodMillis, Curve system, Curve defaultPod, Map<S
         Curve defaultPod = root.hasNonNull("defaultPod") ? curve(root.get("defaultPod"), source + ": defaultPod") : null;
         return new LoadCurve(period, system, defaultPod, curves(root.get("pods"), source + ": pods"),
                 curves(root.get("hostApplications"), source + ": hostApplications"),
-                curves(root.get("yarnContainers"), source + ": yarnContainers"));
+                curves(root.get("yarnContainers"), source + ": yarnContainers"),
+                root.hasNonNull("defaultYarnContainer") ? curve(root.get("defaultYarnContainer"), source + ": defaultYarnContainer") : null);
     }
 
     private static Map<String, Curve> curves(JsonNode node, String where) throws InvalidInputException {

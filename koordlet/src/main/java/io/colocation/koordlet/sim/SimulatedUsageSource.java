@@ -12,7 +12,8 @@ import java.util.Map;
  * A simulated host: usage replayed from a {@link LoadCurve} instead of read from the kernel, behind the same
  * interface, so one machine can run several koordlets for distinct simulated nodes. Pods come from the API
  * server as on a real host and are matched to curves by {@code namespace/name} (unlisted pods follow
- * {@code defaultPod}, or are not measured); node usage is the sum of everything plus {@code system}.
+ * {@code defaultPod}, or are not measured), YARN containers listed by the copilot follow {@code defaultYarnContainer};
+ * node usage is the sum of everything plus {@code system}.
  */
 public final class SimulatedUsageSource implements UsageSource {
     private final Path file;
@@ -59,6 +60,12 @@ public final class SimulatedUsageSource implements UsageSource {
         }
         Map<String, Usage> yarn = new HashMap<>();
         curve.yarnContainers().forEach((id, c) -> yarn.put(id, c.at(t)));
+        if (curve.defaultYarnContainer() != null) {
+            // The copilot's containers (a real NodeManager's), each following the default curve.
+            for (CollectTargets.YarnTarget c : targets.yarnContainers()) {
+                yarn.putIfAbsent(c.containerID(), curve.defaultYarnContainer().at(t));
+            }
+        }
         for (Usage u : yarn.values()) {
             node = node.plus(u);
         }

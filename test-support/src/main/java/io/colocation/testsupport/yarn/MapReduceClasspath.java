@@ -15,9 +15,13 @@ public final class MapReduceClasspath {
     private MapReduceClasspath() {
     }
 
+    /** Where the distribution keeps the container classpath (the sandbox sets it); else the build's directory. */
+    public static final String DIRECTORY_PROPERTY = "colocation.mapreduce.classpath.dir";
+
     /** The directory of unshaded Hadoop jars the containers run with. */
     public static Path directory() {
-        Path dir = Path.of(MiniYarn.buildProperty("mapreduce.classpath.dir"));
+        String configured = System.getProperty(DIRECTORY_PROPERTY);
+        Path dir = Path.of(configured != null ? configured : MiniYarn.buildProperty("mapreduce.classpath.dir"));
         if (!Files.isDirectory(dir)) {
             throw new IllegalStateException("MapReduce container classpath " + dir
                     + " is missing: build the test-support/mapreduce-classpath module first (mvn generate-resources)");

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The sandbox scenario as CI runs it: the distribution's `colocation sandbox` with 2 nodes and a short scenario must
+# exit 0 (its invariants held: no overcommit under partitioned, the MapReduce job succeeded, Batch used by both sides,
+# at least one preemption) and leave nothing behind (no process, work directory or port of its own).
+# Usage: dev/test-sandbox.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+summary=$(mktemp --suffix=.json)
+before=$(ls -d /tmp/colocation-sandbox-* 2>/dev/null | wc -l)
+status=0
+dist/target/colocation/bin/colocation sandbox --nodes 2 --duration 100s --summary-json "$summary" || status=$?
+cat "$summary" 2>/dev/null || true
+rm -f "$summary"
+if [ "$status" -ne 0 ]; then
+  echo "test-sandbox: colocation sandbox exited with $status" >&2
+  exit 1
+fi
+sleep 2
+left=$(pgrep -f 'colocation-sandbox-|io.colocation.sandbox.SandboxCommand' || true)
+if [ -n "$left" ]; then
+  echo "test-sandbox: processes left behind: $left" >&2
+  ps -o pid,args -p "$(echo "$left" | paste -sd,)" >&2 || true
+  exit 1
+fi
+after=$(ls -d /tmp/colocation-sandbox-* 2>/dev/null | wc -l)
+if [ "$after" -gt "$before" ]; then
+  echo "test-sandbox: a work directory was left in /tmp" >&2
+  exit 1
+fi
+echo "test-sandbox: passed, nothing left behind"

@@ -1,0 +1,184 @@
+package io.colocation.sandbox;
+
+import io.colocation.sandbox.parts.ChildProcess;
+import io.colocation.sandbox.parts.ClusterSetup;
+import io.colocation.sandbox.parts.NodeSimulator;
+import io.colocation.sandbox.parts.PartFailedException;
+import io.colocation.sandbox.parts.SandboxYarn;
+import io.colocation.sandbox.scenario.BrokerView;
+import io.colocation.sandbox.scenario.LoadFiles;
+import io.colocation.sandbox.scenario.Narrator;
+import io.colocation.sandbox.scenario.Scenario;
+import io.colocation.testsupport.Ports;
+import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The whole system on one machine, each part started as a real install runs it, stopped in reverse order. The work
+ * directory (logs, kubeconfig, load curves) is removed at the end unless a part failed, when its logs are kept.
+ */
+public final class Sandbox implements AutoCloseable {
+    static final int NODE_CORES = 16;
+    static final int NODE_MEMORY_GI = 32;
+
+    private final SandboxOptions options;
+    private final Path home;
+    private final Narrator narrator;
+    private final Path work;
+    private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+    private boolean keepWork;
+
+    /** @param work an empty directory the sandbox owns (logs in {@code work/logs}) */
+    public Sandbox(SandboxOptions options, Path home, Narrator narrator, Path work) {
+        this.options = options;
+        this.home = home;
+        this.narrator = narrator;
+        this.work = work;
+    }
+
+    public Summary run() throws Exception {
+        Path conf = home.resolve("conf");
+        Path launcher = home.resolve("bin/colocation");
+        Path logs = Files.createDirectories(work.resolve("logs"));
+        narrator.say("colocation sandbox: " + options.nodes() + " nodes, a " + options.duration().toSeconds() + " s scenario, policy "
+                + options.policy() + (options.yarn() ? "" : ", without YARN") + "; work directory " + work);
+        try {
+            TestZooKeeper zk = new TestZooKeeper();
+            parts.push(zk);
+            narrator.say("ZooKeeper on " + zk.connectString());
+
+            KubeApiServer api;
+            try {
+                api = KubeApiServer.start(work.resolve("kube"));
+            } catch (IOException | RuntimeException e) {
+                throw new PartFailedException("etcd + kube-apiserver", String.valueOf(e.getMessage()), work.resolve("kube"));
+            }
+            parts.push(api);
+            KubernetesClient client = new KubernetesClientBuilder().withConfig(api.clientConfig()).build();
+            parts.push(client);
+            narrator.say("etcd + kube-apiserver at " + api.url());
+            ClusterSetup.apply(client, conf);
+
+            List<String> nodes = new ArrayList<>();
+            for (int i = 1; i <= options.nodes(); i++) {
+                nodes.add("sandbox-node-" + i);
+            }
+            NodeSimulator simulator = NodeSimulator.start(client, nodes, NODE_CORES, NODE_MEMORY_GI);
+            parts.push(simulator);
+            narrator.say(nodes.size() + " nodes registered and kept Ready by the node simulator (" + NODE_CORES + " cores, " + NODE_MEMORY_GI
+                    + " GiB each)");
+
+            SandboxYarn yarn = null;
+            List<SandboxYarn.NodeManager> nodeManagers = List.of();
+            if (options.yarn()) {
+                System.setProperty(io.colocation.testsupport.yarn.MapReduceClasspath.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/mapreduce").toString());
+                yarn = SandboxYarn.start(conf, nodes.size(), NODE_MEMORY_GI * 1024 / 2, NODE_CORES / 2, zk.connectString(), "/colocation",
+                        work.resolve("yarn"));
+                parts.push(yarn);
+                nodeManagers = yarn.nodeManagers();
+                for (int i = 0; i < nodes.size(); i++) {
+                    nodeManagerPod(client, nodes.get(i), nodeManagers.get(i).nodeId());
+                }
+                narrator.say("YARN: a ResourceManager with the scheduler plugin and " + nodes.size()
+                        + " NodeManagers with the copilot (conf/hadoop/), one per node");
+            }
+
+            int port = Ports.freeLoopbackPort();
+            String token = UUID.randomUUID().toString();
+            BrokerView broker = new BrokerView("http://127.0.0.1:" + port);
+            parts.push(ChildProcess.start("broker", launcher, List.of("broker", conf.resolve("broker.yml").toString()),
+                    List.of("-Ddw.kubernetes.kubeconfig=" + api.kubeconfig(), "-Ddw.zookeeper.connect=" + zk.connectString(),
+                            "-Ddw.arbitration.policy=" + options.policy(), "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
+                            "-Ddw.server.applicationConnectors[0].port=" + port, "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
+                            "-Ddw.server.adminConnectors[0].port=" + Ports.freeLoopbackPort(), "-Xmx256m"),
+                    Map.of("COLOCATION_BROKER_TOKEN", token), logs.resolve("broker.log"), Duration.ofSeconds(120), broker::answers));
+            narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes");
+
+            Scenario scenario = new Scenario(client, broker, yarn, simulator, narrator, nodes, options.duration(), options.policy(), NODE_CORES, work);
+            scenario.createOnlinePods();
+            long clock = System.nanoTime();
+            for (int i = 0; i < nodes.size(); i++) {
+                String node = nodes.get(i);
+                Path load = LoadFiles.write(work, node, Scenario.onlinePods(node), options.duration());
+                List<String> opts = new ArrayList<>(List.of("-Dkoordlet.kubernetes.kubeconfig=" + api.kubeconfig(),
+                        "-Dkoordlet.simulatedLoadFile=" + load, "-Dkoordlet.status.port=0",
+                        "-Dkoordlet.prediction.checkpointDir=" + work.resolve("checkpoints-" + node),
+                        "-Dkoordlet.yarn.copilotUrl=" + (nodeManagers.isEmpty() ? "" : nodeManagers.get(i).copilotUrl())));
+                parts.push(ChildProcess.start("koordlet " + node, launcher, List.of("koordlet", conf.resolve("koordlet.yml").toString()), opts,
+                        Map.of("NODE_NAME", node), logs.resolve("koordlet-" + node + ".log"), Duration.ofSeconds(60), () -> reported(client, node)));
+            }
+            narrator.say(nodes.size() + " koordlets (conf/koordlet.yml), each replaying its simulated host's load curve, report NodeMetrics");
+            narrator.plain("""
+
+                      kubectl:   kubectl --kubeconfig %s get nodes,pods -A
+                      broker:    curl -s http://127.0.0.1:%d/api/v1/nodes
+                      logs:      %s
+                    """.formatted(api.kubeconfig(), port, logs));
+
+            Summary summary = scenario.play(clock);
+            narrator.plain("\n" + summary.table() + "\n");
+            if (options.summaryJson() != null) {
+                summary.write(options.summaryJson());
+            }
+            if (options.keepRunning()) {
+                narrator.say("--keep-running: everything stays up until Ctrl-C");
+                Thread.currentThread().join();
+            }
+            return summary;
+        } catch (PartFailedException e) {
+            keepWork = true;
+            throw e;
+        }
+    }
+
+    /** The node's NodeMetric has a status: its koordlet reported. */
+    private static boolean reported(KubernetesClient client, String node) {
+        var nm = client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric").withName(node).get();
+        return nm != null && nm.getAdditionalProperties().get("status") instanceof Map<?, ?> status && status.get("updateTime") != null;
+    }
+
+    private static void nodeManagerPod(KubernetesClient client, String node, String nodeId) {
+        client.pods().inNamespace(ClusterSetup.YARN_NAMESPACE).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("nodemanager-" + node).addToAnnotations("yarn.hadoop.apache.org/node-id", nodeId)
+                .addToLabels("app.kubernetes.io/component", "node-manager").addToLabels("koordinator.sh/qosClass", "BE").endMetadata()
+                .withNewSpec().withNodeName(node).withPriorityClassName("koord-batch").addNewContainer().withName("nodemanager")
+                .withImage("apache/hadoop:3.4.2").endContainer().endSpec().build()).create();
+    }
+
+    public Path workDirectory() {
+        return work;
+    }
+
+    /** Stops every part, newest first; removes the work directory unless a part failed (its logs are kept). */
+    @Override
+    public void close() {
+        while (!parts.isEmpty()) {
+            try {
+                parts.pop().close();
+            } catch (Exception e) {
+                narrator.say("stopping a part: " + e.getMessage());
+            }
+        }
+        if (keepWork) {
+            narrator.say("logs kept in " + work.resolve("logs"));
+            return;
+        }
+        try (var walk = Files.walk(work)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            narrator.say("could not remove " + work + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.colocation.sandbox;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.GoDuration;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * {@code colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--keep-running]
+ * [--summary-json FILE]}.
+ *
+ * @param summaryJson where the summary is also written as JSON (for scripts and the sandbox's own test), or null
+ */
+public record SandboxOptions(int nodes, Duration duration, String policy, boolean yarn, boolean keepRunning, Path summaryJson) {
+    public static final int DEFAULT_NODES = 3;
+    public static final Duration DEFAULT_DURATION = Duration.ofSeconds(150);
+    static final Duration MIN_DURATION = Duration.ofSeconds(60);
+    static final Duration MAX_DURATION = Duration.ofHours(24);
+
+    public static final String USAGE = """
+            Usage: colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--keep-running]
+                                      [--summary-json FILE]
+              Runs the whole system on this machine (ZooKeeper, etcd + kube-apiserver, YARN with the scheduler plugin and
+              the copilot, the broker with its console, one koordlet per node) and plays a narrated scenario.
+              --nodes N          simulated nodes, 1 to 10 (default 3)
+              --duration D       the scenario's length, a Go duration of 60s or more (default 2m30s)
+              --policy P         the broker's arbitration policy: partitioned (default) or shared
+              --no-yarn          without YARN: Batch goes to Kubernetes batch pods only
+              --keep-running     stay up after the summary, for exploring, until Ctrl-C
+              --summary-json F   also write the summary to F as JSON
+            """;
+
+    public static SandboxOptions parse(List<String> args) throws InvalidInputException {
+        int nodes = DEFAULT_NODES;
+        Duration duration = DEFAULT_DURATION;
+        String policy = "partitioned";
+        boolean yarn = true;
+        boolean keep = false;
+        Path summary = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--nodes" -> {
+                    String v = value(args, ++i, a);
+                    try {
+                        nodes = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        throw new InvalidInputException("--nodes: '" + v + "' is not a number");
+                    }
+                    if (nodes < 1 || nodes > 10) {
+                        throw new InvalidInputException("--nodes must be 1 to 10, got " + nodes);
+                    }
+                }
+                case "--duration" -> {
+                    duration = GoDuration.parse(value(args, ++i, a), "--duration");
+                    if (duration.compareTo(MIN_DURATION) < 0 || duration.compareTo(MAX_DURATION) > 0) {
+                        throw new InvalidInputException("--duration must be 60s to 24h, got " + GoDuration.format(duration));
+                    }
+                }
+                case "--policy" -> {
+                    policy = value(args, ++i, a);
+                    if (!policy.equals("partitioned") && !policy.equals("shared")) {
+                        throw new InvalidInputException("--policy must be partitioned or shared, got '" + policy + "'");
+                    }
+                }
+                case "--no-yarn" -> yarn = false;
+                case "--keep-running" -> keep = true;
+                case "--summary-json" -> summary = Path.of(value(args, ++i, a));
+                default -> throw new InvalidInputException("unknown option '" + a + "'");
+            }
+        }
+        return new SandboxOptions(nodes, duration, policy, yarn, keep, summary);
+    }
+
+    private static String value(List<String> args, int i, String option) throws InvalidInputException {
+        if (i >= args.size() || args.get(i).startsWith("--")) {
+            throw new InvalidInputException(option + " needs a value");
+        }
+        return args.get(i);
+    }
+}

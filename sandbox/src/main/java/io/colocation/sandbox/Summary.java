@@ -1,0 +1,43 @@
+package io.colocation.sandbox;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * What the scenario showed, printed as a table and optionally written as JSON. CPU in cores.
+ *
+ * @param overcommitSamples node samples where the two grants together exceeded Batch (must be 0 under partitioned)
+ * @param evictions         BE pods evicted (the koordlet's eviction comes with its part 2: 0 until then)
+ */
+public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double nodeUsageCoresPeak, double batchCoresAvg,
+        double batchCoresAtSpike, double kubernetesUsedCoresPeak, double yarnUsedCoresPeak, double peakUtilisationPercent,
+        long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsSubmitted,
+        String mapReduceJob, boolean mapReduceSucceeded) {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    public String table() {
+        return String.join("\n",
+                "Summary (" + nodes + " nodes, policy " + policy + ")",
+                row("node usage (online, batch, system), avg / peak", String.format("%.1f / %.1f cores", nodeUsageCoresAvg, nodeUsageCoresPeak)),
+                row("reclaimed Batch, average / in the spike", String.format("%.1f / %.1f cores", batchCoresAvg, batchCoresAtSpike)),
+                row("used by Kubernetes batch pods, peak", String.format("%.1f cores", kubernetesUsedCoresPeak)),
+                row("used by YARN containers, peak", String.format("%.1f cores", yarnUsedCoresPeak)),
+                row("peak CPU utilisation of the nodes", String.format("%.0f %%", peakUtilisationPercent)),
+                row("overcommit samples", overcommitSamples + " of " + samples + (policy.equals("partitioned") ? " (must be 0)" : "")),
+                row("YARN containers preempted", Long.toString(preemptions)),
+                row("BE pods evicted", evictions + " (pod eviction comes with koordlet part 2)"),
+                row("batch pods completed", batchPodsCompleted + " of " + batchPodsSubmitted),
+                row("MapReduce job", mapReduceJob));
+    }
+
+    private static String row(String what, String value) {
+        return String.format("  %-46s %s", what, value);
+    }
+
+    public void write(Path file) throws IOException {
+        JSON.writeValue(file.toFile(), this);
+    }
+}

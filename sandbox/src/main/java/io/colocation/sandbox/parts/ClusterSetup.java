@@ -1,0 +1,61 @@
+package io.colocation.sandbox.parts;
+
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.testsupport.kube.ColocationObjects;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What a cluster admin applies before the parts start: the CRDs and priority classes from {@code conf/kubernetes/},
+ * the namespaces the scenario uses, and the slo-controller-config with colocation on. The sandbox's one change to
+ * Koordinator's defaults: metrics are aggregated over 10 s and reported every 5 s (instead of 300 s and 60 s), so a
+ * load change reaches Batch within seconds of compressed time.
+ */
+public final class ClusterSetup {
+    public static final String ONLINE_NAMESPACE = "online";
+    public static final String BATCH_NAMESPACE = "batch";
+    public static final String YARN_NAMESPACE = "yarn";
+
+    static final String SANDBOX_COLOCATION = """
+            {"enable": true, "metricAggregateDurationSeconds": 10, "metricReportIntervalSeconds": 5,
+             "metricAggregatePolicy": {"durations": ["1m", "2m", "5m"]}, "cpuReclaimThresholdPercent": 65,
+             "memoryReclaimThresholdPercent": 65, "memoryCalculatePolicy": "usage", "degradeTimeMinutes": 15,
+             "updateTimeThresholdSeconds": 300, "resourceDiffThreshold": 0.1}""";
+
+    private ClusterSetup() {
+    }
+
+    public static void apply(KubernetesClient client, Path confDir) throws PartFailedException {
+        Path kube = confDir.resolve("kubernetes");
+        try {
+            ColocationObjects.installCrd(client, kube.resolve("crds/slo.koordinator.sh_nodemetrics.yaml"),
+                    KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
+            ColocationObjects.installCrd(client, kube.resolve("crds/slo.koordinator.sh_nodeslos.yaml"),
+                    KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO");
+            try (InputStream in = Files.newInputStream(kube.resolve("priority-classes.yaml"))) {
+                for (var item : client.load(in).items()) {
+                    client.resource(item).createOr(NonDeletingOperation::update);
+                }
+            }
+            for (String ns : List.of(ONLINE_NAMESPACE, BATCH_NAMESPACE, YARN_NAMESPACE, "koordinator-system")) {
+                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+                        .createOr(NonDeletingOperation::update);
+            }
+            client.configMaps().inNamespace("koordinator-system").resource(new ConfigMapBuilder().withNewMetadata()
+                    .withName(KoordinatorKeys.SLO_CONFIGMAP_NAME).withNamespace("koordinator-system").endMetadata()
+                    .addToData(KoordinatorKeys.COLOCATION_CONFIG_KEY, SANDBOX_COLOCATION).build())
+                    .createOr(NonDeletingOperation::update);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new PartFailedException("cluster objects (conf/kubernetes)", String.valueOf(e.getMessage()), null);
+        }
+    }
+}

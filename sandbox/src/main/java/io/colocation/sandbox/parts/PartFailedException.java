@@ -1,0 +1,12 @@
+package io.colocation.sandbox.parts;
+
+import java.nio.file.Path;
+
+/** A part of the sandbox did not start: which one, why, and where its log is. */
+public final class PartFailedException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public PartFailedException(String part, String cause, Path log) {
+        super(part + " did not start: " + cause + (log == null ? "" : " (log: " + log + ")"));
+    }
+}

@@ -1,0 +1,104 @@
+package io.colocation.sandbox.parts;
+
+import io.colocation.copilot.YarnCopilotAuxService;
+import io.colocation.copilot.api.CopilotApi;
+import io.colocation.testsupport.yarn.MiniYarn;
+import io.colocation.testsupport.yarn.SleepJobs;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManagerImpl;
+
+/**
+ * YARN for the sandbox: a MiniYARNCluster whose ResourceManager runs the scheduler plugin and whose NodeManagers run
+ * the copilot, configured from the distribution's {@code conf/hadoop/} fragments as an admin would, plus what one
+ * machine needs (ephemeral ports, this sandbox's ZooKeeper, small MapReduce containers).
+ */
+public final class SandboxYarn implements AutoCloseable {
+    private static final String PLUGIN_METRICS = "ColocationYarnGrants";
+
+    private final MiniYarn yarn;
+    private final int nodeManagers;
+
+    private SandboxYarn(MiniYarn yarn, int nodeManagers) {
+        this.yarn = yarn;
+        this.nodeManagers = nodeManagers;
+    }
+
+    /** The NodeManagers and their copilots, one per node. */
+    public record NodeManager(String nodeId, String copilotUrl) {
+    }
+
+    public static SandboxYarn start(Path confDir, int nodeManagers, int memoryMb, int vcores, String zkConnect, String zkRoot, Path work)
+            throws PartFailedException {
+        MiniYarn.Builder b = MiniYarn.builder("sandbox").nodeManagers(nodeManagers).nodeSize(memoryMb, vcores).configDir(work);
+        for (String fragment : List.of("yarn-site.scheduler-plugin.xml", "capacity-scheduler.scheduler-plugin.xml", "yarn-site.copilot.xml")) {
+            Path file = confDir.resolve("hadoop").resolve(fragment);
+            if (!Files.isReadable(file)) {
+                throw new PartFailedException("YARN", "cannot read " + file, null);
+            }
+            Configuration fragmentConf = new Configuration(false);
+            fragmentConf.addResource(new org.apache.hadoop.fs.Path(file.toUri()));
+            for (Map.Entry<String, String> e : fragmentConf) {
+                b.set(e.getKey(), e.getValue());
+            }
+        }
+        b.auxService(CopilotApi.AUX_SERVICE_NAME, YarnCopilotAuxService.class)
+                .set("colocation.yarn.zookeeper.connect", zkConnect)
+                .set("colocation.yarn.zookeeper.root", zkRoot)
+                // Several NodeManagers share this host: each copilot on a port of its own, no fixed NM ports to recover.
+                .set(CopilotApi.CONF_PORT, "0")
+                .set("yarn.nodemanager.recovery.enabled", "false")
+                // Containers are asked to leave within 5 s of the preemption notice, so the story moves on.
+                .set("colocation.yarn.preemption.wait-before-kill-ms", "5000");
+        try {
+            return new SandboxYarn(b.start(), nodeManagers);
+        } catch (RuntimeException e) {
+            throw new PartFailedException("YARN (MiniYARNCluster)", String.valueOf(e.getMessage()), null);
+        }
+    }
+
+    public List<NodeManager> nodeManagers() {
+        List<NodeManager> result = new ArrayList<>();
+        for (int i = 0; i < nodeManagers; i++) {
+            var nm = yarn.cluster().getNodeManager(i);
+            ContainerManagerImpl cm = (ContainerManagerImpl) nm.getNMContext().getContainerManager();
+            String address = StandardCharsets.UTF_8.decode(cm.getAuxServiceMetaData().get(CopilotApi.AUX_SERVICE_NAME).duplicate()).toString();
+            result.add(new NodeManager(nm.getNMContext().getNodeId().toString(), "http://" + address));
+        }
+        return result;
+    }
+
+    /** A MapReduce job of {@code maps} tasks that each sleep {@code mapMillis}; submitted, not awaited. */
+    public Job submitSleepJob(int maps, long mapMillis, Path work) throws Exception {
+        return SleepJobs.submit(yarn.config(), maps, mapMillis, work);
+    }
+
+    /** Containers the plugin preempted because a grant shrank (its JMX counter in the ResourceManager). */
+    public long containersPreempted() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            Set<ObjectName> names = server.queryNames(new ObjectName("Hadoop:*,name=" + PLUGIN_METRICS), null);
+            if (names.isEmpty()) {
+                return 0;
+            }
+            return ((Number) server.getAttribute(names.iterator().next(), "ContainersPreempted")).longValue();
+        } catch (javax.management.JMException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        yarn.close();
+    }
+}

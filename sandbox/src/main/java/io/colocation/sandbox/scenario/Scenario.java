@@ -1,0 +1,253 @@
+package io.colocation.sandbox.scenario;
+
+import io.colocation.sandbox.Summary;
+import io.colocation.sandbox.parts.ClusterSetup;
+import io.colocation.sandbox.parts.NodeSimulator;
+import io.colocation.sandbox.parts.SandboxYarn;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The story the sandbox tells, on a clock that starts with the koordlets: online pods are already there; once Batch
+ * appears on every node, batch pods go to Kubernetes and a MapReduce job to YARN; the online spike (from
+ * {@link LoadFiles#SPIKE_START} to {@link LoadFiles#SPIKE_END} of the scenario) shrinks Batch and YARN containers are
+ * preempted; then the work finishes and the summary is drawn. Every second the broker's ledger is sampled.
+ */
+public final class Scenario {
+    public static final int ONLINE_PODS_PER_NODE = 3;
+    static final int BATCH_PODS_PER_NODE = 2;
+
+    private final KubernetesClient client;
+    private final BrokerView broker;
+    private final SandboxYarn yarn;
+    private final NodeSimulator simulator;
+    private final Narrator narrator;
+    private final List<String> nodes;
+    private final Duration duration;
+    private final String policy;
+    private final int nodeCores;
+    private final Path work;
+
+    private final Map<String, BrokerView.Ledger> lastSeen = new HashMap<>();
+    private long samples;
+    private long overcommit;
+    private double onlineSum;
+    private double onlinePeak;
+    private double batchSum;
+    private double batchAtSpike = Double.NaN;
+    private double kubernetesPeak;
+    private double yarnPeak;
+    private double utilisationPeak;
+
+    public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, NodeSimulator simulator, Narrator narrator, List<String> nodes,
+            Duration duration, String policy, int nodeCores, Path work) {
+        this.client = client;
+        this.broker = broker;
+        this.yarn = yarn;
+        this.simulator = simulator;
+        this.narrator = narrator;
+        this.nodes = nodes;
+        this.duration = duration;
+        this.policy = policy;
+        this.nodeCores = nodeCores;
+        this.work = work;
+    }
+
+    /** The online pods of a node, as the load curves name them (namespace/name). */
+    public static List<String> onlinePods(String node) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < ONLINE_PODS_PER_NODE; i++) {
+            names.add(ClusterSetup.ONLINE_NAMESPACE + "/web-" + node + "-" + i);
+        }
+        return names;
+    }
+
+    /** Step 1: the online pods (koord-prod, LS), bound to their nodes as the default scheduler would have. */
+    public void createOnlinePods() {
+        for (String node : nodes) {
+            for (String key : onlinePods(node)) {
+                String name = key.substring(key.indexOf('/') + 1);
+                client.pods().inNamespace(ClusterSetup.ONLINE_NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(name)
+                        .addToLabels("app", "web").addToLabels("koordinator.sh/qosClass", "LS").endMetadata().withNewSpec()
+                        .withNodeName(node).withPriorityClassName("koord-prod").addNewContainer().withName("web").withImage("nginx")
+                        .withNewResources().addToRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("4Gi")))
+                        .addToLimits(Map.of("cpu", new Quantity("4"), "memory", new Quantity("6Gi"))).endResources().endContainer()
+                        .endSpec().build()).create();
+            }
+        }
+        narrator.say("1. online: " + nodes.size() * ONLINE_PODS_PER_NODE + " koord-prod pods (LS, 2 cores / 4 GiB requested each) "
+                + "follow a compressed day: night, day, a spike at " + pct(LoadFiles.SPIKE_START) + "–" + pct(LoadFiles.SPIKE_END)
+                + " of the scenario, evening");
+    }
+
+    /** Steps 2 to 5; {@code clockStartNanos} is when the koordlets started (the load curves' zero). */
+    public Summary play(long clockStartNanos) throws Exception {
+        long end = clockStartNanos + duration.toNanos();
+        long spikeStart = clockStartNanos + (long) (duration.toNanos() * LoadFiles.SPIKE_START);
+        long spikeEnd = clockStartNanos + (long) (duration.toNanos() * LoadFiles.SPIKE_END);
+        boolean batchSeen = false;
+        boolean spikeTold = false;
+        boolean spikeEndTold = false;
+        MapReduceWatch job = null;
+        int podsSubmitted = 0;
+        long preemptionsBefore = yarn == null ? 0 : yarn.containersPreempted();
+        long lastProgress = 0;
+        long hardEnd = end + Duration.ofSeconds(120).toNanos();
+        while (true) {
+            long now = System.nanoTime();
+            Map<String, BrokerView.Ledger> ledgers = broker.ledgers();
+            sample(ledgers, now >= spikeStart && now < spikeEnd);
+            if (!batchSeen && ledgers.size() == nodes.size() && ledgers.values().stream().allMatch(l -> l.originCpu() > 0)) {
+                batchSeen = true;
+                narrator.say("2. Batch on every node, split between Kubernetes and YARN (" + policy + "):");
+                ledgers.values().forEach(l -> narrator.say("   " + describe(l)));
+                podsSubmitted = submitBatchPods();
+                if (yarn != null) {
+                    // Waves of maps keep YARN busy into the spike, where some are preempted and run again after it.
+                    int maps = 4 * nodes.size();
+                    long mapMillis = Math.max(12_000, duration.toMillis() / 5);
+                    job = new MapReduceWatch(yarn.submitSleepJob(maps, mapMillis, work.resolve("mapreduce")));
+                    narrator.say("3. " + podsSubmitted + " batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) to Kubernetes, placed by "
+                            + "the sandbox on the node with the most free batch-cpu (the k8s-scheduler is not built yet); "
+                            + "MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
+                } else {
+                    narrator.say("3. " + podsSubmitted + " batch pods to Kubernetes (no YARN in this run)");
+                }
+            }
+            if (!spikeTold && now >= spikeStart) {
+                spikeTold = true;
+                narrator.say("4. online load spike: each online pod rises to 3.1 cores; Batch shrinks, YARN's grants follow");
+            }
+            if (spikeTold && !spikeEndTold && now >= spikeEnd) {
+                spikeEndTold = true;
+                narrator.say("   the spike is over: Batch grows back; preempted work runs again");
+            }
+            tellGrantChanges(ledgers);
+            if (job != null) {
+                job.poll();
+            }
+            long preempted = yarn == null ? 0 : yarn.containersPreempted() - preemptionsBefore;
+            if (now - lastProgress > Duration.ofSeconds(15).toNanos()) {
+                lastProgress = now;
+                narrator.progress(String.format("%ds of %ds; Batch %.1f cores; K8s batch %.1f, YARN %.1f; %d preempted; %d batch pods done%s",
+                        Duration.ofNanos(now - clockStartNanos).toSeconds(), duration.toSeconds(), total(ledgers, BrokerView.Ledger::originCpu),
+                        total(ledgers, BrokerView.Ledger::kubernetesUsedCpu), total(ledgers, BrokerView.Ledger::yarnUsedCpu), preempted,
+                        simulator.podsSucceeded(), job == null ? "" : "; MapReduce " + job.state()));
+            }
+            boolean workDone = batchSeen && simulator.podsSucceeded() >= podsSubmitted && (job == null || job.complete());
+            if ((now >= end && workDone) || now >= hardEnd) {
+                break;
+            }
+            Thread.sleep(1000);
+        }
+        long preempted = yarn == null ? 0 : yarn.containersPreempted() - preemptionsBefore;
+        String jobResult;
+        boolean jobOk = false;
+        if (job == null) {
+            jobResult = yarn == null ? "none (--no-yarn)" : "not submitted (Batch never appeared on every node)";
+        } else if (!job.complete()) {
+            jobResult = job.id() + " " + job.state() + " at the end";
+        } else {
+            jobOk = job.succeeded();
+            jobResult = job.id() + " " + (jobOk ? "SUCCEEDED" : "FAILED");
+        }
+        narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : ""));
+        return new Summary(policy, nodes.size(), samples == 0 ? 0 : onlineSum / samples, onlinePeak, samples == 0 ? 0 : batchSum / samples,
+                Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
+                preempted, 0, simulator.podsSucceeded(), podsSubmitted, jobResult, jobOk);
+    }
+
+    private void sample(Map<String, BrokerView.Ledger> ledgers, boolean inSpike) {
+        if (ledgers.isEmpty()) {
+            return;
+        }
+        samples++;
+        double online = 0;
+        double batch = 0;
+        double k8s = 0;
+        double y = 0;
+        for (BrokerView.Ledger l : ledgers.values()) {
+            if (l.overcommitCpu() > 0 || l.overcommitMemory() > 0) {
+                overcommit++;
+            }
+            online += l.nodeUsageCpu() / 1000.0;
+            batch += l.originCpu() / 1000.0;
+            k8s += l.kubernetesUsedCpu() / 1000.0;
+            y += l.yarnUsedCpu() / 1000.0;
+            utilisationPeak = Math.max(utilisationPeak, 100.0 * l.nodeUsageCpu() / (nodeCores * 1000.0));
+        }
+        onlineSum += online;
+        onlinePeak = Math.max(onlinePeak, online);
+        batchSum += batch;
+        kubernetesPeak = Math.max(kubernetesPeak, k8s);
+        yarnPeak = Math.max(yarnPeak, y);
+        if (inSpike) {
+            batchAtSpike = Double.isNaN(batchAtSpike) ? batch : Math.min(batchAtSpike, batch);
+        }
+    }
+
+    /** A line for each node whose Batch or grants moved by a core or more since last told. */
+    private void tellGrantChanges(Map<String, BrokerView.Ledger> ledgers) {
+        for (BrokerView.Ledger l : ledgers.values()) {
+            BrokerView.Ledger before = lastSeen.get(l.node());
+            if (before == null || Math.abs(before.originCpu() - l.originCpu()) >= 1000
+                    || Math.abs(before.kubernetesGrantCpu() - l.kubernetesGrantCpu()) >= 1000
+                    || Math.abs(before.yarnGrantCpu() - l.yarnGrantCpu()) >= 1000) {
+                if (before != null) {
+                    narrator.say("   " + describe(l));
+                }
+                lastSeen.put(l.node(), l);
+            }
+        }
+    }
+
+    private static String describe(BrokerView.Ledger l) {
+        return String.format("%s: Batch %.1f cores → Kubernetes grant %.1f (used %.1f), YARN grant %.1f (used %.1f)%s", l.node(),
+                l.originCpu() / 1000.0, l.kubernetesGrantCpu() / 1000.0, l.kubernetesUsedCpu() / 1000.0, l.yarnGrantCpu() / 1000.0,
+                l.yarnUsedCpu() / 1000.0, l.excessCpu() > 0 ? String.format(", %.1f cores used beyond Batch", l.excessCpu() / 1000.0) : "");
+    }
+
+    /** Batch pods, each on the node whose status has the most batch-cpu left; they run for a third of the scenario. */
+    private int submitBatchPods() {
+        Map<String, Long> free = new HashMap<>();
+        for (String node : nodes) {
+            var n = client.nodes().withName(node).get();
+            Quantity q = n.getStatus().getAllocatable().get("kubernetes.io/batch-cpu");
+            free.put(node, q == null ? 0 : q.getNumericalAmount().longValue());
+        }
+        int count = 0;
+        long runSeconds = Math.max(20, duration.toSeconds() / 3);
+        for (int i = 0; i < BATCH_PODS_PER_NODE * nodes.size(); i++) {
+            String node = free.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElseThrow();
+            if (free.get(node) < 1000) {
+                break;
+            }
+            free.merge(node, -1000L, Long::sum);
+            Pod pod = new PodBuilder().withNewMetadata().withName("batch-" + i).addToLabels("koordinator.sh/qosClass", "BE")
+                    .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec().withNodeName(node)
+                    .withPriorityClassName("koord-batch").withRestartPolicy("Never").addNewContainer().withName("job").withImage("spark")
+                    .withNewResources().addToRequests(Map.of("kubernetes.io/batch-cpu", new Quantity("1000"), "kubernetes.io/batch-memory",
+                            new Quantity("1Gi"))).addToLimits(Map.of("kubernetes.io/batch-cpu", new Quantity("1000"),
+                            "kubernetes.io/batch-memory", new Quantity("1Gi"))).endResources().endContainer().endSpec().build();
+            client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).resource(pod).create();
+            count++;
+        }
+        return count;
+    }
+
+    private static double total(Map<String, BrokerView.Ledger> ledgers, java.util.function.ToLongFunction<BrokerView.Ledger> f) {
+        return ledgers.values().stream().mapToLong(f).sum() / 1000.0;
+    }
+
+    private static String pct(double share) {
+        return Math.round(share * 100) + " %";
+    }
+}
