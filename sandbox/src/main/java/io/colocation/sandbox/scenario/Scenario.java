@@ -111,9 +111,9 @@ public final class Scenario {
                 ledgers.values().forEach(l -> narrator.say("   " + describe(l)));
                 podsSubmitted = submitBatchPods();
                 if (yarn != null) {
-                    // Waves of maps keep YARN busy into the spike, where some are preempted and run again after it.
-                    int maps = 4 * nodes.size();
-                    long mapMillis = Math.max(12_000, duration.toMillis() / 5);
+                    // Maps that last into the spike, where they are preempted, and run again after it.
+                    int maps = nodes.size();
+                    long mapMillis = Duration.ofNanos(spikeStart - System.nanoTime()).toMillis() + duration.toMillis() * 15 / 100 + 15_000;
                     job = new MapReduceWatch(yarn.submitSleepJob(maps, mapMillis, work.resolve("mapreduce")));
                     narrator.say("3. " + podsSubmitted + " batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) to Kubernetes, placed by "
                             + "the sandbox on the node with the most free batch-cpu (the k8s-scheduler is not built yet); "
