@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # Installs every prerequisite of the test suite (etcd and a kube-apiserver built from Debian's source
 # package, cached in ~/.cache/colocation) and runs all tests with Maven. Safe to re-run: the second run
-# skips the build. Extra arguments go to Maven (for example -pl test-support). After the Maven suite, the
-# distribution's sandbox scenario runs (dev/test-sandbox.sh).
+# skips the build. Extra arguments go to Maven (for example -pl test-support).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)
 export COLOCATION_KUBE_BIN
-mvn -B verify "$@"
-exec dev/test-sandbox.sh
+exec mvn -B verify "$@"
