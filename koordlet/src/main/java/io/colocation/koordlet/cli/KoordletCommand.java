@@ -12,10 +12,8 @@ import io.colocation.koordlet.sim.LoadCurve;
 import io.colocation.koordlet.sim.SimulatedUsageSource;
 import io.colocation.koordlet.status.StatusServer;
 import io.colocation.koordlet.yarn.CopilotClient;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.colocation.kube.client.KubernetesClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -117,7 +115,7 @@ public final class KoordletCommand {
         }
         KubernetesClient client;
         try {
-            client = kubernetesClient(config.kubernetes);
+            client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
         } catch (IOException | RuntimeException e) {
             throw new StartException("cannot configure the Kubernetes client: " + e.getMessage(), e);
         }
@@ -138,23 +136,6 @@ public final class KoordletCommand {
             client.close();
             throw new StartException("API server " + client.getConfiguration().getMasterUrl() + ": " + e.getMessage(), e);
         }
-    }
-
-    static KubernetesClient kubernetesClient(KoordletConfig.Kubernetes k) throws IOException {
-        Config config;
-        if (k.kubeconfig != null && !k.kubeconfig.isBlank()) {
-            Path file = Path.of(k.kubeconfig);
-            if (!Files.isReadable(file)) {
-                throw new IOException("kubernetes.kubeconfig " + file + " is missing or unreadable");
-            }
-            config = Config.fromKubeconfig(Files.readString(file));
-        } else {
-            config = Config.autoConfigure(null);
-        }
-        if (k.masterUrl != null && !k.masterUrl.isBlank()) {
-            config = new ConfigBuilder(config).withMasterUrl(k.masterUrl).build();
-        }
-        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     /** The agent cannot start; the message says what to fix. */

@@ -7,17 +7,12 @@ import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.colocation.kube.client.KubernetesClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.servlet.jakarta.exporter.MetricsServlet;
 import jakarta.servlet.DispatcherType;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -82,7 +77,7 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         } else {
             LOG.warn("auth.mode is none: anyone who reaches the broker can drain nodes and force resyncs");
         }
-        KubernetesClient kubernetes = kubernetesClient(config.kubernetes);
+        KubernetesClient kubernetes = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
         broker = new Broker(config, kubernetes, Clock.systemUTC());
         // Started here, before the HTTP server: a failure is one clear line from the server command, not a
         // Jetty start-up stack trace; stopped with the server.
@@ -136,23 +131,6 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
 
     private BrokerReconciler.Stats stats() {
         return broker.reconciler() == null ? new BrokerReconciler.Stats() : broker.reconciler().stats();
-    }
-
-    static KubernetesClient kubernetesClient(BrokerConfiguration.KubernetesSettings k) throws IOException {
-        Config config;
-        if (k.kubeconfig != null && !k.kubeconfig.isBlank()) {
-            Path file = Path.of(k.kubeconfig);
-            if (!Files.isReadable(file)) {
-                throw new IOException("kubernetes.kubeconfig " + file + " is missing or unreadable");
-            }
-            config = Config.fromKubeconfig(Files.readString(file));
-        } else {
-            config = Config.autoConfigure(null);
-        }
-        if (k.masterUrl != null && !k.masterUrl.isBlank()) {
-            config = new ConfigBuilder(config).withMasterUrl(k.masterUrl).build();
-        }
-        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     /** The HTTP ports (application, then admin), once started. */
