@@ -81,6 +81,8 @@ public final class Koordlet implements AutoCloseable {
     private volatile long lastCollectMillis;
     private volatile Map<String, Map<String, Usage>> containerUsage = Map.of();
     private long collectRounds;
+    /** Containers are measured in every this-many-th sample; 0: never. */
+    private final int containerEvery;
     /** Pod uid → its last target; the collect thread's own. */
     private Map<String, PodTargetEntry> podTargetCache = Map.of();
     private ScheduledExecutorService collectThread;
@@ -103,6 +105,7 @@ public final class Koordlet implements AutoCloseable {
         this.layout = layout;
         this.clock = clock;
         int interval = config.collect.intervalSeconds;
+        this.containerEvery = config.collect.containerIntervalSeconds / interval;
         this.trainingInterval = KoordletConfig.duration(config.prediction.trainingInterval, "prediction.trainingInterval");
         this.coldStart = KoordletConfig.duration(config.prediction.coldStartDuration, "prediction.coldStartDuration");
         int itemWindow = (int) Math.min(config.collect.retentionSeconds,
@@ -155,7 +158,6 @@ public final class Koordlet implements AutoCloseable {
             Optional<List<CollectTargets.YarnTarget>> yarn = yarnContainers;
             List<CollectTargets.HostAppTarget> apps = hostApps.stream()
                     .map(a -> new CollectTargets.HostAppTarget(a.name(), a.cgroupDir())).toList();
-            int containerEvery = config.collect.containerIntervalSeconds / config.collect.intervalSeconds;
             boolean containers = containerEvery > 0 && collectRounds++ % containerEvery == 0;
             CollectTargets targets = new CollectTargets(podTargets, containers, apps, yarn.isPresent(), yarn.orElse(List.of()),
                     policy.memoryPolicy());

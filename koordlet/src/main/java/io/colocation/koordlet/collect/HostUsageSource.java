@@ -39,8 +39,8 @@ public final class HostUsageSource implements UsageSource {
     private Set<String> failedNow = new HashSet<>();
     private Set<String> failedBefore = new HashSet<>();
     /** cgroup dir → its CPU and memory files, so a sample builds no paths for cgroups it read before. */
-    private Map<String, Path[]> filesNow = new HashMap<>();
-    private Map<String, Path[]> filesBefore = new HashMap<>();
+    private final Map<String, CgroupFiles> files = new HashMap<>();
+    private long sampleNumber;
     private final Path procStat;
     private final Path procMeminfo;
     private final Path[] pressureFiles;
@@ -81,10 +81,7 @@ public final class HostUsageSource implements UsageSource {
         failedBefore = failedNow;
         failedNow = swap;
         failedNow.clear();
-        Map<String, Path[]> files = filesBefore;
-        filesBefore = filesNow;
-        filesNow = files;
-        filesNow.clear();
+        sampleNumber++;
         MemoryCollectPolicy policy = targets.memoryPolicy();
         Usage node = new Usage(nodeCpu(), nodeMemory(policy));
         Map<String, Usage> pods = new HashMap<>();
@@ -135,10 +132,8 @@ public final class HostUsageSource implements UsageSource {
         }
         // Files of pods that are gone stop being reported; a cause that returns is warned about again.
         warnings.retain(failedNow);
-        if (!targets.podContainers()) {
-            // Containers' paths survive the samples that do not read them.
-            filesBefore.forEach(filesNow::putIfAbsent);
-        }
+        // Paths and open files of cgroups that are gone are dropped by the same rule.
+        files.values().removeIf(f -> sampleNumber - f.lastSample > KEEP_OPEN_SAMPLES);
         reader.closeUnread(KEEP_OPEN_SAMPLES);
         return new HostSample(nowMillis, node, pods, containers, apps, yarn,
                 HostSample.yarnTotal(targets.yarnListKnown(), yarn), pressure);
@@ -189,7 +184,7 @@ public final class HostUsageSource implements UsageSource {
     }
 
     private double cgroupCpu(String dir, CpuRates rates) {
-        Path file = files(dir)[0];
+        Path file = files(dir).cpu;
         long now = nanoTime.getAsLong();
         if (reader.readKept(file) < 0) {
             return fail(file, reader.lastError());
@@ -212,7 +207,7 @@ public final class HostUsageSource implements UsageSource {
     }
 
     private long cgroupMemory(String dir, MemoryCollectPolicy policy) {
-        Path file = files(dir)[1];
+        Path file = files(dir).memory;
         if (reader.readKept(file) < 0) {
             fail(file, reader.lastError());
             return -1;
@@ -241,7 +236,7 @@ public final class HostUsageSource implements UsageSource {
     private Usage yarnContainer(CollectTargets.YarnTarget c, MemoryCollectPolicy policy) {
         // Reading its CPU file tells whether the container has a cgroup (LinuxContainerExecutor, or moved there by part 2).
         if (c.cgroupDir() != null && !c.cgroupDir().isEmpty()) {
-            Path cpuFile = files(c.cgroupDir())[0];
+            Path cpuFile = files(c.cgroupDir()).cpu;
             long now = nanoTime.getAsLong();
             if (reader.readKept(cpuFile) >= 0) {
                 return new Usage(cpuRead(c.cgroupDir(), cpuFile, now, rates), cgroupMemory(c.cgroupDir(), policy));
@@ -296,16 +291,25 @@ public final class HostUsageSource implements UsageSource {
     }
 
     /** The CPU usage and memory.stat files of a cgroup dir. */
-    private Path[] files(String dir) {
-        Path[] f = filesNow.get(dir);
+    private CgroupFiles files(String dir) {
+        CgroupFiles f = files.get(dir);
         if (f == null) {
-            f = filesBefore.get(dir);
-            if (f == null) {
-                f = new Path[] {layout.file(dir, Interface.CPU_USAGE), layout.file(dir, Interface.MEMORY_STAT)};
-            }
-            filesNow.put(dir, f);
+            f = new CgroupFiles(layout.file(dir, Interface.CPU_USAGE), layout.file(dir, Interface.MEMORY_STAT));
+            files.put(dir, f);
         }
+        f.lastSample = sampleNumber;
         return f;
+    }
+
+    private static final class CgroupFiles {
+        final Path cpu;
+        final Path memory;
+        long lastSample;
+
+        CgroupFiles(Path cpu, Path memory) {
+            this.cpu = cpu;
+            this.memory = memory;
+        }
     }
 
     @Override
