@@ -1,5 +1,7 @@
 package io.colocation.sandbox;
 
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.model.slo.NodeMetric;
 import io.colocation.sandbox.parts.ChildProcess;
 import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.NodeSimulator;
@@ -145,14 +147,14 @@ public final class Sandbox implements AutoCloseable {
 
     /** The node's NodeMetric has a status: its koordlet reported. */
     private static boolean reported(KubernetesClient client, String node) {
-        var nm = client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric").withName(node).get();
-        return nm != null && nm.getAdditionalProperties().get("status") instanceof Map<?, ?> status && status.get("updateTime") != null;
+        NodeMetric nm = client.resources(NodeMetric.class).withName(node).get();
+        return nm != null && nm.getStatus() != null && nm.getStatus().updateTime() != null;
     }
 
     private static void nodeManagerPod(KubernetesClient client, String node, String nodeId) {
         client.pods().inNamespace(ClusterSetup.YARN_NAMESPACE).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
-                .withName("nodemanager-" + node).addToAnnotations("yarn.hadoop.apache.org/node-id", nodeId)
-                .addToLabels("app.kubernetes.io/component", "node-manager").addToLabels("koordinator.sh/qosClass", "BE").endMetadata()
+                .withName("nodemanager-" + node).addToAnnotations(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, nodeId)
+                .addToLabels("app.kubernetes.io/component", "node-manager").addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "BE").endMetadata()
                 .withNewSpec().withNodeName(node).withPriorityClassName("koord-batch").addNewContainer().withName("nodemanager")
                 .withImage("apache/hadoop:3.4.2").endContainer().endSpec().build()).create();
     }

@@ -1,5 +1,7 @@
 package io.colocation.sandbox.scenario;
 
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.api.ResourceNames;
 import io.colocation.sandbox.Summary;
 import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.NodeSimulator;
@@ -39,8 +41,8 @@ public final class Scenario {
     private final Map<String, BrokerView.Ledger> lastSeen = new HashMap<>();
     private long samples;
     private long overcommit;
-    private double onlineSum;
-    private double onlinePeak;
+    private double nodeUsageSum;
+    private double nodeUsagePeak;
     private double batchSum;
     private double batchAtSpike = Double.NaN;
     private double kubernetesPeak;
@@ -76,7 +78,7 @@ public final class Scenario {
             for (String key : onlinePods(node)) {
                 String name = key.substring(key.indexOf('/') + 1);
                 client.pods().inNamespace(ClusterSetup.ONLINE_NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(name)
-                        .addToLabels("app", "web").addToLabels("koordinator.sh/qosClass", "LS").endMetadata().withNewSpec()
+                        .addToLabels("app", "web").addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "LS").endMetadata().withNewSpec()
                         .withNodeName(node).withPriorityClassName("koord-prod").addNewContainer().withName("web").withImage("nginx")
                         .withNewResources().addToRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("4Gi")))
                         .addToLimits(Map.of("cpu", new Quantity("4"), "memory", new Quantity("6Gi"))).endResources().endContainer()
@@ -160,7 +162,7 @@ public final class Scenario {
             jobResult = job.id() + " " + (jobOk ? "SUCCEEDED" : "FAILED");
         }
         narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : ""));
-        return new Summary(policy, nodes.size(), samples == 0 ? 0 : onlineSum / samples, onlinePeak, samples == 0 ? 0 : batchSum / samples,
+        return new Summary(policy, nodes.size(), samples == 0 ? 0 : nodeUsageSum / samples, nodeUsagePeak, samples == 0 ? 0 : batchSum / samples,
                 Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
                 preempted, 0, simulator.podsSucceeded(), podsSubmitted, jobResult, jobOk);
     }
@@ -170,7 +172,7 @@ public final class Scenario {
             return;
         }
         samples++;
-        double online = 0;
+        double nodeUsage = 0;
         double batch = 0;
         double k8s = 0;
         double y = 0;
@@ -178,14 +180,14 @@ public final class Scenario {
             if (l.overcommitCpu() > 0 || l.overcommitMemory() > 0) {
                 overcommit++;
             }
-            online += l.nodeUsageCpu() / 1000.0;
+            nodeUsage += l.nodeUsageCpu() / 1000.0;
             batch += l.originCpu() / 1000.0;
             k8s += l.kubernetesUsedCpu() / 1000.0;
             y += l.yarnUsedCpu() / 1000.0;
             utilisationPeak = Math.max(utilisationPeak, 100.0 * l.nodeUsageCpu() / (nodeCores * 1000.0));
         }
-        onlineSum += online;
-        onlinePeak = Math.max(onlinePeak, online);
+        nodeUsageSum += nodeUsage;
+        nodeUsagePeak = Math.max(nodeUsagePeak, nodeUsage);
         batchSum += batch;
         kubernetesPeak = Math.max(kubernetesPeak, k8s);
         yarnPeak = Math.max(yarnPeak, y);
@@ -220,23 +222,24 @@ public final class Scenario {
         Map<String, Long> free = new HashMap<>();
         for (String node : nodes) {
             var n = client.nodes().withName(node).get();
-            Quantity q = n.getStatus().getAllocatable().get("kubernetes.io/batch-cpu");
+            Quantity q = n.getStatus().getAllocatable().get(ResourceNames.BATCH_CPU);
             free.put(node, q == null ? 0 : q.getNumericalAmount().longValue());
         }
         int count = 0;
         long runSeconds = Math.max(20, duration.toSeconds() / 3);
+        Map<String, Quantity> batchResources = Map.of(ResourceNames.BATCH_CPU, new Quantity("1000"), ResourceNames.BATCH_MEMORY,
+                new Quantity("1Gi"));
         for (int i = 0; i < BATCH_PODS_PER_NODE * nodes.size(); i++) {
             String node = free.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElseThrow();
             if (free.get(node) < 1000) {
                 break;
             }
             free.merge(node, -1000L, Long::sum);
-            Pod pod = new PodBuilder().withNewMetadata().withName("batch-" + i).addToLabels("koordinator.sh/qosClass", "BE")
+            Pod pod = new PodBuilder().withNewMetadata().withName("batch-" + i).addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "BE")
                     .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec().withNodeName(node)
                     .withPriorityClassName("koord-batch").withRestartPolicy("Never").addNewContainer().withName("job").withImage("spark")
-                    .withNewResources().addToRequests(Map.of("kubernetes.io/batch-cpu", new Quantity("1000"), "kubernetes.io/batch-memory",
-                            new Quantity("1Gi"))).addToLimits(Map.of("kubernetes.io/batch-cpu", new Quantity("1000"),
-                            "kubernetes.io/batch-memory", new Quantity("1Gi"))).endResources().endContainer().endSpec().build();
+                    .withNewResources().addToRequests(batchResources).addToLimits(batchResources).endResources().endContainer().endSpec()
+                    .build();
             client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).resource(pod).create();
             count++;
         }
