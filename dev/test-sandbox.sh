@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 summary=$(mktemp --suffix=.json)
-before=$(ls -d /tmp/colocation-sandbox-* 2>/dev/null | wc -l)
+before=$(find /tmp -maxdepth 1 -name 'colocation-sandbox-*' | wc -l)
 status=0
 dist/target/colocation/bin/colocation sandbox --nodes 2 --duration 100s --summary-json "$summary" || status=$?
 cat "$summary" 2>/dev/null || true
@@ -22,7 +22,7 @@ if [ -n "$left" ]; then
   ps -o pid,args -p "$(echo "$left" | paste -sd,)" >&2 || true
   exit 1
 fi
-after=$(ls -d /tmp/colocation-sandbox-* 2>/dev/null | wc -l)
+after=$(find /tmp -maxdepth 1 -name 'colocation-sandbox-*' | wc -l)
 if [ "$after" -gt "$before" ]; then
   echo "test-sandbox: a work directory was left in /tmp" >&2
   exit 1

@@ -10,7 +10,10 @@ import java.util.function.ToLongFunction;
  * published at once, a grow only into room the other side's acknowledged limit leaves (a side may even
  * stay below its target until the other side acknowledges its shrink); an unreachable
  * side keeps its grant and the other side does not grow into it. When origin falls below what is used,
- * grants freeze at use and the excess is reported. Shared: Koordinator's formulas, overcommit counted.
+ * no side gets new room and the excess is taken back by the cheapest route first: YARN's grant shrinks
+ * below its use to {@code origin - k8sUsed} (the RM plugin preempts gracefully, exit status PREEMPTED),
+ * Kubernetes' grant stays at its use (what YARN cannot give back is left to eviction) and the excess is
+ * reported. Shared: Koordinator's formulas, overcommit counted.
  */
 public final class GrantArbiter {
     private GrantArbiter() {
@@ -54,7 +57,8 @@ public final class GrantArbiter {
         Resources excess = new Resources(cpu[4], mem[4]);
         String why = excess.equals(Resources.ZERO)
                 ? "partitioned: free headroom split by weighted pending demand; grow only into acknowledged room"
-                : "partitioned: origin below use, grants frozen at use, excess to take back";
+                : "partitioned: origin below use, YARN's grant shrinks to origin - kubernetesUsed (RM preemption),"
+                        + " Kubernetes' stays at its use, excess to take back";
         return new Decision(kTarget, yTarget, kPublish, yPublish, excess, Resources.ZERO, why);
     }
 
@@ -68,8 +72,9 @@ public final class GrantArbiter {
         long excess = 0;
         long free = origin - kUsed - yUsed;
         if (free < 0) {
+            // YARN gives back first: its preemption is graceful and counted by no AM as a failure.
             kTarget = kUsed;
-            yTarget = yUsed;
+            yTarget = Math.max(origin - kUsed, 0);
             excess = -free;
         } else {
             long kShare = split(free, r.applyAsLong(k.demand()), r.applyAsLong(y.demand()), s);
@@ -93,10 +98,10 @@ public final class GrantArbiter {
     }
 
     /**
-     * Never beyond the target, never into room the other side may still enforce (its grant until it
-     * acknowledges a shrink), and never below what the side already uses (that excess is taken back by
-     * preemption or eviction, not by the grant). A shrink therefore goes out at once, and a grow waits for
-     * the other side's acknowledgement.
+     * Never beyond the target and never into room the other side may still enforce (its grant until it
+     * acknowledges a shrink), except what the side already uses when its target allows that. A shrink
+     * therefore goes out at once (below use only when the target is: YARN's when origin fell below use),
+     * and a grow waits for the other side's acknowledgement.
      */
     private static long publish(long target, long used, long roomLeftByOther) {
         return Math.min(target, Math.max(used, roomLeftByOther));

@@ -55,12 +55,22 @@ class GrantArbiterTest {
     }
 
     @Test
-    void originBelowUseFreezesGrantsAtUseAndReportsTheExcess() {
-        // online load rose: origin 9 while 6 + 4 are used
+    void originBelowUseShrinksYarnBelowItsUseAndKeepsKubernetesAtItsUse() {
+        // online load rose: origin 9 while 6 + 4 are used -> YARN gives back the 1 core (RM preemption)
         Decision d = GrantArbiter.decide(EVEN, cpu(9_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
         assertEquals(cpu(6_000), d.kubernetesPublish());
-        assertEquals(cpu(4_000), d.yarnPublish());
+        assertEquals(cpu(3_000), d.yarnPublish(), "published at once, below YARN's use");
         assertEquals(cpu(1_000), d.excess());
+        assertEquals(9_000, d.kubernetesPublish().cpuMilli() + d.yarnPublish().cpuMilli(), "grants fit origin again");
+        // Kubernetes alone uses more than origin: YARN gives back everything, the rest is left to eviction
+        Decision deep = GrantArbiter.decide(EVEN, cpu(5_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
+        assertEquals(cpu(6_000), deep.kubernetesPublish());
+        assertEquals(cpu(0), deep.yarnPublish());
+        assertEquals(cpu(5_000), deep.excess());
+        // an unreachable YARN keeps its grant even then
+        Decision silent = GrantArbiter.decide(EVEN, cpu(9_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, false));
+        assertEquals(cpu(5_000), silent.yarnPublish());
+        assertEquals(cpu(6_000), silent.kubernetesPublish());
     }
 
     @Test
@@ -98,6 +108,9 @@ class GrantArbiterTest {
             assertTrue(kNew <= Math.max(kUsed, origin - yEnforceable), at);
             if (yarnReachable) {
                 assertTrue(yNew <= Math.max(yUsed, origin - kEnforceable), at);
+                // the grants published together fit origin (YARN shrinks below its use when origin fell),
+                // unless Kubernetes alone already uses more
+                assertTrue(kNew + yNew <= Math.max(origin, kUsed), at);
                 // what both may enforce after this round fits origin, except where use or the old acknowledged
                 // limits already did not (origin fell since, or a side uses more than is left)
                 assertTrue(Math.max(kNew, kAck) + Math.max(yNew, yAck)
