@@ -38,6 +38,17 @@ public final class GrantArbiter {
                         : "no YARN NodeManager on the node; origin below use, grant frozen at use, excess to take back");
     }
 
+    /**
+     * A drained node (colocation.io/drain-batch): no side gets new room and nothing is taken back, so each
+     * reachable side's grant is held at its use (an unreachable side keeps its grant).
+     */
+    public static Decision drained(SideState kubernetes, SideState yarn) {
+        Resources k = kubernetes.reachable() ? kubernetes.used() : kubernetes.published();
+        Resources y = yarn.reachable() ? yarn.used() : yarn.published();
+        return new Decision(k, y, k, y, Resources.ZERO, Resources.ZERO,
+                "drained: each side's grant held at its use, nothing taken back");
+    }
+
     private static Decision shared(Resources origin, SideState k, SideState y) {
         Resources kGrant = origin.minus(y.used()).atLeastZero();
         Resources yGrant = origin.minus(k.used()).atLeastZero();

@@ -9,8 +9,6 @@ import io.colocation.broker.arbitration.SideState;
 import io.colocation.broker.calculation.NodeReclaim;
 import io.colocation.model.Resources;
 import io.colocation.model.config.ColocationConfig;
-import io.colocation.model.config.ColocationStrategy;
-import io.colocation.broker.kube.BatchPublication;
 import io.colocation.broker.kube.ClusterInputs;
 import io.colocation.broker.kube.ClusterView;
 import io.colocation.api.InvalidInputException;
@@ -21,7 +19,6 @@ import io.colocation.broker.kube.NodeCalculation;
 import io.colocation.broker.kube.NodeCalculationMemo;
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.model.pod.PodRequests;
-import io.colocation.broker.kube.PublicationThreshold;
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.ledger.NodeLedger.Publication;
@@ -50,23 +47,24 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One broker pass over every node: the calculation (origin Batch and Mid), the ledger (use on both
- * sides, pending demand), the arbitration ({@link GrantArbiter}) and the publication of each side's
- * grant, in parallel across nodes. Idempotent: a pass publishes only what differs from what the sides
- * hold, so running it again changes nothing. Only the leader publishes; a standby computes the same
- * ledger for its API. When this replica takes the lead it forgets what it believed was published,
- * re-reads the grants from the node statuses and from ZooKeeper, and re-stamps the YARN grants with its
- * epoch.
+ * The broker's pass, an orchestrator that only sequences its stages: which nodes to decide (all on a full
+ * pass, else those whose inputs changed), the per-node decision (the shared {@link NodeCalculation}, then
+ * {@link GrantArbiter}), one writer per side ({@link KubernetesGrantWriter}, {@link YarnGrantWriter}, each
+ * with its own memory of what it wrote and the fence check), and the pure {@link LedgerBuilder}; nodes are
+ * published in parallel. Idempotent: a pass publishes only what differs from what the sides hold. Only the
+ * leader publishes; a standby computes the same ledger for its API. When this replica takes the lead it
+ * forgets what it believed was published, re-reads the grants from the node statuses and from ZooKeeper,
+ * and re-stamps the YARN grants with its epoch.
  */
 public final class BrokerReconciler implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerReconciler.class);
-    /** Set to {@code "true"} on a Node to drain its Batch: origin counts as 0, grants freeze at use. */
+    /** Set to {@code "true"} on a Node to drain its Batch: origin counts as 0, grants are held at use, nothing is taken back. */
     public static final String ANNOTATION_DRAIN_BATCH = "colocation.io/drain-batch";
-    static final long MIB = 1024L * 1024L;
 
     private final ClusterInputs view;
     private final KubernetesSide kubernetes;
@@ -77,11 +75,9 @@ public final class BrokerReconciler implements Closeable {
     private final Clock clock;
     private final Ledger ledger;
     private final ExecutorService publishers;
-    /** What this leader last wrote to each node's status (the informer may not show it yet). */
-    private final Map<String, Written> kubernetesWritten = new ConcurrentHashMap<>();
-    private final Map<String, Resources> yarnPublished = new ConcurrentHashMap<>();
-    private final Map<String, Publication> lastKubernetes = new ConcurrentHashMap<>();
-    private final Map<String, Publication> lastYarn = new ConcurrentHashMap<>();
+    private final KubernetesGrantWriter kubernetesWriter;
+    private final YarnGrantWriter yarnWriter;
+    private final String policy;
     /** Nodes whose inputs cannot be read: since when, and why (the grace before Batch is removed runs from then). */
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
     private final DistinctWarnings nodeWarnings = new DistinctWarnings(LOG);
@@ -108,7 +104,7 @@ public final class BrokerReconciler implements Closeable {
         public final AtomicLong publishErrors = new AtomicLong();
         /** Node-passes in which the grants together exceeded origin (the shared policy's overcommit). */
         public final AtomicLong overcommits = new AtomicLong();
-        /** Node-passes in which use exceeded origin (grants frozen, excess to take back). */
+        /** Node-passes in which use exceeded origin (excess to take back: YARN's grant shrinks below its use). */
         public final AtomicLong excesses = new AtomicLong();
         public volatile long lastPassMillis;
         public volatile long lastFullPassMillis;
@@ -117,10 +113,6 @@ public final class BrokerReconciler implements Closeable {
 
     /** A node input that cannot be read, first seen at {@code since}. */
     private record Fault(String cause, Instant since) {
-    }
-
-    /** Batch and Mid as written (null: removed) and when. */
-    private record Written(Resources batch, Resources mid, Instant at) {
     }
 
     /** What one pass did. */
@@ -139,6 +131,11 @@ public final class BrokerReconciler implements Closeable {
         this.matchHostNames = matchHostNames;
         this.ledger = ledger;
         this.clock = clock;
+        this.policy = arbitration.policy().name().toLowerCase(java.util.Locale.ROOT);
+        // Written right before each write: this replica still leads with the epoch it resumed.
+        BooleanSupplier fenceHolds = () -> leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) == resumedEpoch;
+        this.kubernetesWriter = new KubernetesGrantWriter(kubernetes, fenceHolds);
+        this.yarnWriter = new YarnGrantWriter(fenceHolds);
         this.publishers = Executors.newFixedThreadPool(publishThreads, r -> {
             Thread t = new Thread(r, "broker-publish");
             t.setDaemon(true);
@@ -174,8 +171,8 @@ public final class BrokerReconciler implements Closeable {
 
     /** Forget what was published so the next pass compares with the sides again and rewrites everything. */
     public void forgetPublications() {
-        kubernetesWritten.clear();
-        yarnPublished.clear();
+        kubernetesWriter.forget();
+        yarnWriter.forget();
         fullPassDue.set(true);
     }
 
@@ -235,8 +232,8 @@ public final class BrokerReconciler implements Closeable {
             try {
                 entry = done.get(i).get();
             } catch (ExecutionException e) {
-                LOG.debug("node {}: unexpected failure of its publication", work.get(i).node, e.getCause());
-                entry = frozenLedger(frozen(work.get(i).object, "unexpected error while publishing: " + e.getCause(), leading, now), now);
+                LOG.debug("node {}: unexpected failure of its publication", work.get(i).node(), e.getCause());
+                entry = publish(frozen(work.get(i).object(), "unexpected error while publishing: " + e.getCause(), leading, now), leading, now);
                 errors++;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -300,10 +297,8 @@ public final class BrokerReconciler implements Closeable {
         faults.keySet().retainAll(names);
         calculations.retain(names);
         nodeWarnings.retain(names);
-        kubernetesWritten.keySet().retainAll(names);
-        yarnPublished.keySet().retainAll(names);
-        lastKubernetes.keySet().retainAll(names);
-        lastYarn.keySet().retainAll(names);
+        kubernetesWriter.retain(names);
+        yarnWriter.retain(names);
     }
 
     /**
@@ -335,8 +330,8 @@ public final class BrokerReconciler implements Closeable {
             return false;
         }
         String nodeId = l.yarn().nodeId();
-        Resources used = side.used(nodeId).map(BrokerReconciler::fromYarn).orElse(Resources.ZERO);
-        Resources applied = side.applied(nodeId).map(BrokerReconciler::fromYarn).orElse(null);
+        Resources used = side.used(nodeId).map(YarnUnits::of).orElse(Resources.ZERO);
+        Resources applied = side.applied(nodeId).map(YarnUnits::of).orElse(null);
         Long version = side.grant(nodeId).map(YarnGrant::version).orElse(null);
         return !used.equals(l.yarnUsed()) || !java.util.Objects.equals(applied, l.yarnApplied())
                 || side.reachable(nodeId) != l.yarn().reachable() || !java.util.Objects.equals(version, l.yarn().grantVersion());
@@ -386,16 +381,6 @@ public final class BrokerReconciler implements Closeable {
 
     private static String podKey(Pod pod) {
         return "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-    }
-
-    /**
-     * Everything decided for a node, before publication. {@code frozen} (with no decision) when the node's
-     * grants stay as they are this pass; {@code degradedReason} when its Batch is not from fresh, valid inputs.
-     */
-    private record NodeWork(String node, Node object, String frozen, String degradedReason, ColocationStrategy strategy, NodeReclaim reclaim, Resources origin,
-            boolean drained, Resources capacity, Resources nodeUsage, Resources kubernetesUsed, Resources yarnUsed,
-            NodeManagerIdentity.NodeManager nm, YarnSide side, boolean yarnReachable, Resources yarnApplied,
-            Decision decision, Resources currentBatch, Resources currentMid, List<String> explain) {
     }
 
     private NodeWork decide(Node node, ColocationConfig config, Resources kubernetesDemand,
@@ -448,7 +433,7 @@ public final class BrokerReconciler implements Closeable {
 
         Resources kubernetesUsed = facts.batchUsed();
         explain.addAll(facts.notes());
-        Written written = leading ? kubernetesWritten.get(name) : null;
+        KubernetesGrantWriter.Written written = kubernetesWriter.written(name, leading);
         Resources currentBatch = written != null ? written.batch() : facts.publishedBatch();
         Resources currentMid = written != null ? written.mid() : facts.publishedMid();
         Resources kPublished = currentBatch == null ? Resources.ZERO : currentBatch;
@@ -471,30 +456,25 @@ public final class BrokerReconciler implements Closeable {
             y = new SideState(Resources.ZERO, Resources.ZERO, Resources.ZERO, Resources.ZERO, true);
         } else {
             String nodeId = nm.nodeManager().nodeId();
-            yarnUsed = side.used(nodeId).map(BrokerReconciler::fromYarn).orElse(Resources.ZERO);
-            yarnApplied = side.applied(nodeId).map(BrokerReconciler::fromYarn).orElse(null);
+            yarnUsed = side.used(nodeId).map(YarnUnits::of).orElse(Resources.ZERO);
+            yarnApplied = side.applied(nodeId).map(YarnUnits::of).orElse(null);
             yarnReachable = side.reachable(nodeId);
-            Resources granted = leading ? yarnPublished.get(name) : null;
-            if (granted == null) {
-                granted = side.grant(nodeId).map(BrokerReconciler::fromGrant).orElse(null);
-                if (leading && granted != null) {
-                    yarnPublished.putIfAbsent(name, granted);
-                }
-            }
+            Resources granted = yarnWriter.granted(name, side, nodeId, leading);
             // Never granted: YARN still runs on the NodeManager's own totals, so Kubernetes must not count on
             // any of origin until YARN acknowledges its first grant.
             Resources yPublished = granted != null ? granted : origin.max(yarnUsed);
             if (granted == null) {
                 explain.add("YARN: no grant yet for " + nodeId + "; Kubernetes waits for YARN to acknowledge its first grant");
             }
-            y = new SideState(yarnUsed, fromYarn(side.demand()), yPublished, yarnApplied, yarnReachable);
+            y = new SideState(yarnUsed, YarnUnits.of(side.demand()), yPublished, yarnApplied, yarnReachable);
             explain.add("YARN: NodeManager " + nodeId + " of cluster " + side.clusterId() + " (from " + nm.nodeManager().source() + ")"
                     + (yarnReachable ? "" : "; not reachable (no fresh report): its grant is frozen and Kubernetes does not grow into it"));
         }
         if (!apiServerUp) {
             explain.add("Kubernetes: informers are not watching: its grant is frozen and YARN does not grow into it");
         }
-        Decision decision = side == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y);
+        Decision decision = drained ? GrantArbiter.drained(k, y)
+                : side == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y);
         explain.add(decision.explanation());
         return new NodeWork(name, node, null, degradedReason, outcome.strategy(), reclaim, origin, drained, capacity, nodeUsage, kubernetesUsed, yarnUsed,
                 nm.nodeManager(), side, yarnReachable, yarnApplied, decision, currentBatch, currentMid, explain);
@@ -529,148 +509,44 @@ public final class BrokerReconciler implements Closeable {
             faults.putIfAbsent(name, new Fault(cause, now));
             reportFault(name, "BatchFrozen", cause, leading);
         }
-        Written written = leading ? kubernetesWritten.get(name) : null;
+        KubernetesGrantWriter.Written written = kubernetesWriter.written(name, leading);
         List<String> unreadable = new ArrayList<>();
         Resources currentBatch = written != null ? written.batch()
                 : NodeInputs.published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, unreadable);
         Resources currentMid = written != null ? written.mid()
                 : NodeInputs.published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, unreadable);
         unreadable.forEach(note -> LOG.warn("node {}: {}", name, note));
-        List<String> explain = List.of("frozen: " + cause);
-        return new NodeWork(name, node, cause, "frozen: " + cause, null, null, Resources.ZERO, false, Resources.ZERO, null,
-                Resources.ZERO, Resources.ZERO, null, null, true, null, null, currentBatch, currentMid, explain);
+        return NodeWork.frozen(name, node, cause, currentBatch, currentMid);
     }
 
-    /** The ledger of a frozen node: the grants in force, nothing written. */
-    private NodeLedger frozenLedger(NodeWork w, Instant now) {
-        Resources kGrant = orDefault(w.currentBatch, Resources.ZERO);
-        Resources yGrant = orDefault(yarnPublished.get(w.node), Resources.ZERO);
-        return new NodeLedger(w.node, arbitration.policy().name().toLowerCase(java.util.Locale.ROOT),
-                w.capacity, null, Resources.ZERO, Resources.ZERO, Resources.ZERO, Resources.ZERO, kGrant, yGrant, kGrant, yGrant,
-                null, Resources.ZERO, Resources.ZERO, w.currentMid, true, w.degradedReason, false, null,
-                lastKubernetes.get(w.node), lastYarn.get(w.node), now, w.explain);
-    }
-
+    /** Publishes one node's decision to each side (only while leading) and builds its ledger. */
     private NodeLedger publish(NodeWork w, boolean leading, Instant now) {
-        if (w.frozen != null) {
-            return frozenLedger(w, now);
+        if (w.frozen() != null) {
+            Resources kGrant = w.currentBatch() == null ? Resources.ZERO : w.currentBatch();
+            return LedgerBuilder.frozen(w, policy, kGrant, yarnWriter.publishedOrZero(w.node()), kubernetesWriter.last(w.node()),
+                    yarnWriter.last(w.node()), now);
         }
-        Decision d = w.decision;
-        boolean batchPresent = w.reclaim.allocatable().containsKey(ResourceNames.BATCH_CPU);
-        Resources desiredBatch = batchPresent ? d.kubernetesPublish() : null;
-        Resources desiredMid = w.reclaim.allocatable().containsKey(ResourceNames.MID_CPU)
-                ? new Resources(w.reclaim.allocatable().get(ResourceNames.MID_CPU), w.reclaim.allocatable().get(ResourceNames.MID_MEMORY))
-                : null;
-        Publication kPub = lastKubernetes.get(w.node);
-        if (leading) {
-            String reason = PublicationThreshold.reason(w.currentBatch, desiredBatch, w.currentMid, desiredMid,
-                    writtenAt(w.node), orDefault(w.strategy.resourceDiffThreshold(), 0.1),
-                    orDefault(w.strategy.updateTimeThresholdSeconds(), 300L), now);
-            if (reason != null) {
-                kPub = writeKubernetes(w, new BatchPublication(desiredBatch, desiredMid, w.origin, w.yarnUsed), reason, now);
+        Decision d = w.decision();
+        Map<String, Long> allocatable = w.reclaim().allocatable();
+        Resources batch = allocatable.containsKey(ResourceNames.BATCH_CPU) ? d.kubernetesPublish() : null;
+        Resources mid = allocatable.containsKey(ResourceNames.MID_CPU)
+                ? new Resources(allocatable.get(ResourceNames.MID_CPU), allocatable.get(ResourceNames.MID_MEMORY)) : null;
+        Publication kPub = leading ? kubernetesWriter.publishIfDue(w, batch, mid, now) : kubernetesWriter.last(w.node());
+        Publication yPub = yarnWriter.last(w.node());
+        YarnGrant grant = null;
+        Resources yGrant = Resources.ZERO;
+        if (w.side() != null) {
+            if (leading && w.yarnReachable()) {
+                yPub = yarnWriter.publishIfChanged(w, d.yarnPublish(), now);
             }
+            grant = w.side().grant(w.nm().nodeId()).orElse(null);
+            yGrant = yarnWriter.inForce(w.node(), w.side(), w.nm().nodeId());
         }
-        Publication yPub = lastYarn.get(w.node);
-        Long grantEpoch = null;
-        Long grantVersion = null;
-        boolean acknowledged = false;
-        if (w.side != null) {
-            String nodeId = w.nm.nodeId();
-            int vcores = (int) Math.min(Integer.MAX_VALUE, Math.max(d.yarnPublish().cpuMilli(), 0) / 1000);
-            long memoryMB = Math.max(d.yarnPublish().memoryBytes(), 0) / MIB;
-            Resources wanted = fromYarn(new YarnSide.Usage(vcores, memoryMB));
-            Resources current = yarnPublished.get(w.node);
-            if (leading && w.yarnReachable && !wanted.equals(current)) {
-                yPub = writeYarn(w, vcores, memoryMB, wanted, now);
-            }
-            Optional<YarnGrant> grant = w.side.grant(nodeId);
-            grantEpoch = grant.map(YarnGrant::epoch).orElse(null);
-            grantVersion = grant.map(YarnGrant::version).orElse(null);
-            acknowledged = w.yarnApplied != null && w.yarnApplied.equals(yGrantOf(w));
-        }
-        Written written = kubernetesWritten.get(w.node);
-        Resources kGrant = leading && written != null ? orDefault(written.batch(), Resources.ZERO) : orDefault(w.currentBatch, Resources.ZERO);
-        Resources yGrant = w.side == null ? Resources.ZERO : yGrantOf(w);
-        return new NodeLedger(w.node, arbitration.policy().name().toLowerCase(java.util.Locale.ROOT),
-                w.capacity, w.nodeUsage, w.origin, w.kubernetesUsed, w.yarnUsed,
-                w.origin.minus(w.kubernetesUsed).minus(w.yarnUsed), d.kubernetesTarget(), d.yarnTarget(), kGrant, yGrant,
-                w.yarnApplied, d.excess(), d.overcommit(), desiredMid, w.reclaim.degraded(), w.degradedReason, w.drained,
-                w.nm == null ? null : new NodeLedger.YarnNode(w.nm.clusterId(), w.nm.nodeId(), w.nm.source(), w.yarnReachable,
-                        grantEpoch, grantVersion, acknowledged),
-                kPub, yPub, now, List.copyOf(w.explain));
-    }
-
-    private Publication writeKubernetes(NodeWork w, BatchPublication p, String reason, Instant now) {
-        // The API server cannot check the epoch: make sure this replica still leads right before each write.
-        if (leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) != resumedEpoch) {
-            return lastKubernetes.get(w.node);
-        }
-        try {
-            kubernetes.publish(w.node, w.object, p);
-            kubernetesWritten.put(w.node, new Written(p.batch(), p.mid(), now));
-            LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", w.node, describe(p.batch()), reason,
-                    describe(w.origin), describe(w.kubernetesUsed), describe(w.yarnUsed));
-            Publication pub = new Publication(now, p.batch(), reason, null);
-            lastKubernetes.put(w.node, pub);
-            return pub;
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("node {}: Kubernetes publication failed: {}", w.node, e.getMessage());
-            Publication pub = new Publication(now, p.batch(), reason, e.getMessage());
-            lastKubernetes.put(w.node, pub);
-            return pub;
-        }
-    }
-
-    private Publication writeYarn(NodeWork w, int vcores, long memoryMB, Resources wanted, Instant now) {
-        Resources before = yarnPublished.get(w.node);
-        String reason = before == null || wanted.cpuMilli() < before.cpuMilli() || wanted.memoryBytes() < before.memoryBytes()
-                ? "shrink or first grant" : "grow";
-        try {
-            YarnGrant g = w.side.publish(w.nm.nodeId(), vcores, memoryMB);
-            yarnPublished.put(w.node, wanted);
-            LOG.info("node {}: YARN {} grant {} vcores / {} MiB (epoch {}, version {}; {})", w.node, w.nm.nodeId(), vcores,
-                    memoryMB, g.epoch(), g.version(), reason);
-            Publication pub = new Publication(now, wanted, reason, null);
-            lastYarn.put(w.node, pub);
-            return pub;
-        } catch (NotLeaderException | IOException | RuntimeException e) {
-            LOG.warn("node {}: YARN publication failed: {}", w.node, e.getMessage());
-            Publication pub = new Publication(now, wanted, reason, e.getMessage());
-            lastYarn.put(w.node, pub);
-            return pub;
-        }
-    }
-
-    private Instant writtenAt(String node) {
-        Written w = kubernetesWritten.get(node);
-        return w == null ? null : w.at();
-    }
-
-    /** The YARN grant in force as far as this replica knows: what it published, else the persisted one. */
-    private Resources yGrantOf(NodeWork w) {
-        Resources mine = yarnPublished.get(w.node);
-        return mine != null ? mine : w.side.grant(w.nm.nodeId()).map(BrokerReconciler::fromGrant).orElse(Resources.ZERO);
-    }
-
-    private static Resources fromGrant(YarnGrant g) {
-        return fromYarn(new YarnSide.Usage(g.vcores(), g.memoryMB()));
-    }
-
-    /** YARN's vcores and MiB as the ledger's milli-cores and bytes. */
-    static Resources fromYarn(YarnSide.Usage u) {
-        return new Resources(u.vcores() * 1000L, u.memoryMB() * MIB);
+        return LedgerBuilder.decided(w, policy, mid, kubernetesWriter.grantInForce(w, leading), yGrant, grant, kPub, yPub, now);
     }
 
     private static String annotation(Node node, String key) {
         return node.getMetadata().getAnnotations() == null ? null : node.getMetadata().getAnnotations().get(key);
-    }
-
-    private static <T> T orDefault(T value, T fallback) {
-        return value == null ? fallback : value;
-    }
-
-    static String describe(Resources r) {
-        return r == null ? "removed" : r.cpuMilli() + "m/" + r.memoryBytes() / MIB + "Mi";
     }
 
     @Override

@@ -210,10 +210,6 @@ public final class Broker implements Managed {
         return reconciler;
     }
 
-    public KubernetesClient kubernetes() {
-        return kubernetes;
-    }
-
     public String policy() {
         return config.arbitration.policy;
     }

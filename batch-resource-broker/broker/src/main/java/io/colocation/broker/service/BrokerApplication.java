@@ -105,7 +105,7 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         // Resources and tasks get what they use, not the whole broker.
         NodeDrain drain = new NodeDrain(kubernetes, broker::wake);
         environment.jersey().register(new NodesResource(broker.ledger(), broker.leadership(), drain, broker::resync));
-        environment.jersey().register(new ClusterResource(broker));
+        environment.jersey().register(new ClusterResource(broker.ledger(), broker.leadership(), broker.replicaId(), broker.policy()));
         environment.admin().addServlet("drain-batch", new DrainBatchTask(drain)).addMapping("/tasks/drain-batch");
         environment.admin().addTask(new ResyncTask(broker::resync));
         if (token != null) {
@@ -115,22 +115,20 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
             environment.admin().addFilter("bearer-token", filter)
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
         }
-        BrokerHealthChecks.register(environment.healthChecks(), broker, config.yarn.clusters.stream().map(c -> c.id).toList());
+        BrokerHealthChecks.register(environment.healthChecks(), BrokerHealthChecks.Parts.of(broker),
+                config.yarn.clusters.stream().map(c -> c.id).toList());
 
-        environment.admin().addServlet("livez", ProbeServlet.liveness(this::stats, broker.stallLimit())).addMapping("/livez");
+        BrokerReconciler.Stats stats = broker.reconciler().stats();
+        environment.admin().addServlet("livez", ProbeServlet.liveness(stats, broker.stallLimit())).addMapping("/livez");
         environment.admin().addServlet("readyz", ProbeServlet.readiness(environment.healthChecks())).addMapping("/readyz");
-        environment.metrics().register("colocation.passes", (Gauge<Long>) () -> stats().passes.get());
-        environment.metrics().register("colocation.last-pass-millis", (Gauge<Long>) () -> stats().lastPassMillis);
-        environment.metrics().register("colocation.overcommit", (Gauge<Long>) () -> stats().overcommits.get());
-        environment.metrics().register("colocation.excess", (Gauge<Long>) () -> stats().excesses.get());
+        environment.metrics().register("colocation.passes", (Gauge<Long>) () -> stats.passes.get());
+        environment.metrics().register("colocation.last-pass-millis", (Gauge<Long>) () -> stats.lastPassMillis);
+        environment.metrics().register("colocation.overcommit", (Gauge<Long>) () -> stats.overcommits.get());
+        environment.metrics().register("colocation.excess", (Gauge<Long>) () -> stats.excesses.get());
         CollectorRegistry prometheus = new CollectorRegistry();
         prometheus.register(new DropwizardExports(environment.metrics()));
-        prometheus.register(new LedgerCollector(broker));
+        prometheus.register(new LedgerCollector(broker.ledger(), stats, broker.leadership()));
         environment.admin().addServlet("prometheus", new MetricsServlet(prometheus)).addMapping("/prometheus");
-    }
-
-    private BrokerReconciler.Stats stats() {
-        return broker.reconciler() == null ? new BrokerReconciler.Stats() : broker.reconciler().stats();
     }
 
     /** The HTTP ports (application, then admin), once started. */

@@ -2,65 +2,100 @@ package io.colocation.broker.service;
 
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
-import io.colocation.broker.yarn.YarnSide;
+import io.colocation.broker.kube.ClusterView;
+import io.colocation.broker.reconcile.BrokerReconciler;
+import io.colocation.broker.slo.SloControllers;
 import io.colocation.broker.yarn.LeaderEpoch;
+import io.colocation.broker.yarn.YarnSide;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
 
-/** Health checks: the API server (informers watching), ZooKeeper, each YARN cluster, and the leadership. */
+/**
+ * Health checks: the API server (informers watching), ZooKeeper, each YARN cluster, the leadership, and two
+ * warnings (slo-controller-config keys, node inputs); each check gets only the part it reads.
+ */
 final class BrokerHealthChecks {
     private BrokerHealthChecks() {
     }
 
-    static void register(HealthCheckRegistry registry, Broker broker, List<String> yarnClusters) {
-        registry.register("kubernetes", new HealthCheck() {
-            @Override
-            protected Result check() {
-                List<String> down = broker.view().notWatching();
-                return down.isEmpty() ? Result.healthy("watching " + broker.view().apiServer())
-                        : Result.unhealthy("not watching " + String.join(", ", down) + " on " + broker.view().apiServer());
-            }
-        });
-        registry.register("zookeeper", new HealthCheck() {
-            @Override
-            protected Result check() {
-                return broker.zooKeeper().getZookeeperClient().isConnected()
-                        ? Result.healthy("connected to " + broker.zooKeeper().getZookeeperClient().getCurrentConnectionString())
-                        : Result.unhealthy("not connected to " + broker.zooKeeper().getZookeeperClient().getCurrentConnectionString());
-            }
-        });
-        for (String cluster : yarnClusters) {
-            registry.register("yarn-" + cluster, new HealthCheck() {
-                @Override
-                protected Result check() {
-                    YarnSide side = broker.yarnSides().get(cluster);
-                    if (side == null) {
-                        return Result.unhealthy("YARN cluster " + cluster + " is not started");
-                    }
-                    YarnSide.Health h = side.health();
-                    return h.healthy() ? Result.healthy(h.message()) : Result.unhealthy(h.message());
-                }
-            });
+    /** The parts the checks read, nothing else of the broker. */
+    record Parts(ClusterView view, CuratorFramework zooKeeper, Map<String, YarnSide> yarnSides, LeaderEpoch leadership,
+            String replicaId, BrokerReconciler reconciler, SloControllers sloControllers) {
+
+        /** The parts of a started broker. */
+        static Parts of(Broker broker) {
+            return new Parts(broker.view(), broker.zooKeeper(), broker.yarnSides(), broker.leadership(), broker.replicaId(),
+                    broker.reconciler(), broker.sloControllers());
         }
-        registry.register("leadership", new HealthCheck() {
+    }
+
+    static void register(HealthCheckRegistry registry, Parts parts, List<String> yarnClusters) {
+        registry.register("kubernetes", kubernetes(parts.view()));
+        registry.register("zookeeper", zooKeeper(parts.zooKeeper()));
+        for (String cluster : yarnClusters) {
+            registry.register("yarn-" + cluster, yarn(cluster, parts.yarnSides().get(cluster)));
+        }
+        registry.register("leadership", leadership(parts.leadership(), parts.replicaId(), parts.reconciler()::publishingProblem));
+        // Warnings, not failures: a bad ConfigMap key or one node's bad input must not take the broker out of service.
+        registry.register("slo-config", sloConfig(parts.sloControllers()));
+        registry.register("node-inputs", nodeInputs(parts.reconciler()));
+    }
+
+    private static HealthCheck kubernetes(ClusterView view) {
+        return new HealthCheck() {
             @Override
             protected Result check() {
-                LeaderEpoch.Status status = broker.leadership().status();
+                List<String> down = view.notWatching();
+                return down.isEmpty() ? Result.healthy("watching " + view.apiServer())
+                        : Result.unhealthy("not watching " + String.join(", ", down) + " on " + view.apiServer());
+            }
+        };
+    }
+
+    private static HealthCheck zooKeeper(CuratorFramework zk) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                String at = zk.getZookeeperClient().getCurrentConnectionString();
+                return zk.getZookeeperClient().isConnected() ? Result.healthy("connected to " + at) : Result.unhealthy("not connected to " + at);
+            }
+        };
+    }
+
+    private static HealthCheck yarn(String cluster, YarnSide side) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                if (side == null) {
+                    return Result.unhealthy("YARN cluster " + cluster + " is not started");
+                }
+                YarnSide.Health h = side.health();
+                return h.healthy() ? Result.healthy(h.message()) : Result.unhealthy(h.message());
+            }
+        };
+    }
+
+    private static HealthCheck leadership(LeaderEpoch leadership, String replicaId, Supplier<String> publishingProblem) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                LeaderEpoch.Status status = leadership.status();
                 switch (status.role()) {
                     case LEADING -> {
-                        String blocked = broker.reconciler() == null ? "not started" : broker.reconciler().publishingProblem();
+                        String blocked = publishingProblem.get();
                         return blocked == null
-                                ? Result.healthy("this replica (" + broker.replicaId() + ") leads with epoch "
-                                        + broker.leadership().fence().map(LeaderEpoch.Fence::epoch).orElse(-1L))
-                                : Result.unhealthy("this replica (" + broker.replicaId() + ") " + blocked);
+                                ? Result.healthy("this replica (" + replicaId + ") leads with epoch "
+                                        + leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L))
+                                : Result.unhealthy("this replica (" + replicaId + ") " + blocked);
                     }
                     case LEADING_WITHOUT_EPOCH -> {
-                        return Result.unhealthy("this replica (" + broker.replicaId() + ") was elected but cannot publish: "
-                                + status.problem());
+                        return Result.unhealthy("this replica (" + replicaId + ") was elected but cannot publish: " + status.problem());
                     }
                     case STANDBY -> {
-                        return status.leaderId() != null && !status.leaderId().equals(broker.replicaId())
+                        return status.leaderId() != null && !status.leaderId().equals(replicaId)
                                 ? Result.healthy("standby; the leader is " + status.leaderId() + " (as of " + status.observedAt() + ")")
                                 : Result.unhealthy("no broker leads: grants are not being published");
                     }
@@ -69,16 +104,15 @@ final class BrokerHealthChecks {
                     }
                 }
             }
-        });
-        // Warnings, not failures: a bad ConfigMap key or one node's bad input must not take the broker out of service.
-        registry.register("slo-config", new HealthCheck() {
+        };
+    }
+
+    private static HealthCheck sloConfig(SloControllers slo) {
+        return new HealthCheck() {
             @Override
             protected Result check() {
-                if (broker.sloControllers() == null) {
-                    return Result.healthy("not started");
-                }
-                Map<String, String> errors = broker.sloControllers().configErrors();
-                Map<String, String> writes = broker.sloControllers().writeErrors();
+                Map<String, String> errors = slo.configErrors();
+                Map<String, String> writes = slo.writeErrors();
                 if (errors.isEmpty() && writes.isEmpty()) {
                     return Result.healthy("every slo-controller-config key is in force; NodeMetrics and NodeSLOs are written");
                 }
@@ -87,15 +121,15 @@ final class BrokerHealthChecks {
                                 + (writes.isEmpty() ? "" : (errors.isEmpty() ? "" : "; ") + String.join("; ", writes.values())))
                         .build();
             }
-        });
-        registry.register("node-inputs", new HealthCheck() {
+        };
+    }
+
+    private static HealthCheck nodeInputs(BrokerReconciler reconciler) {
+        return new HealthCheck() {
             @Override
             protected Result check() {
-                if (broker.reconciler() == null) {
-                    return Result.healthy("no pass yet");
-                }
-                Map<String, String> faults = broker.reconciler().nodeFaults();
-                Map<String, String> pods = broker.reconciler().invalidPendingPods();
+                Map<String, String> faults = reconciler.nodeFaults();
+                Map<String, String> pods = reconciler.invalidPendingPods();
                 if (faults.isEmpty() && pods.isEmpty()) {
                     return Result.healthy("every node's inputs are valid");
                 }
@@ -107,6 +141,6 @@ final class BrokerHealthChecks {
                                 + ", " + pods.size() + " pending pod(s) with invalid batch requests; see the ledger's degradedReason")
                         .build();
             }
-        });
+        };
     }
 }

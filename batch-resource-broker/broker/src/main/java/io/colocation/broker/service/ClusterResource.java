@@ -1,5 +1,7 @@
 package io.colocation.broker.service;
 
+import io.colocation.broker.ledger.Ledger;
+import io.colocation.broker.yarn.LeaderEpoch;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -9,14 +11,20 @@ import jakarta.ws.rs.core.MediaType;
 @Path("/api/v1/cluster")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ClusterResource {
-    private final Broker broker;
+    private final Ledger ledger;
+    private final LeaderEpoch leadership;
+    private final String replicaId;
+    private final String policy;
 
-    public ClusterResource(Broker broker) {
-        this.broker = broker;
+    public ClusterResource(Ledger ledger, LeaderEpoch leadership, String replicaId, String policy) {
+        this.ledger = ledger;
+        this.leadership = leadership;
+        this.replicaId = replicaId;
+        this.policy = policy;
     }
 
     @GET
     public ClusterTotals totals() {
-        return ClusterTotals.of(broker, broker.ledger().all());
+        return ClusterTotals.of(ledger.all(), replicaId, leadership, policy);
     }
 }

@@ -2,11 +2,12 @@ package io.colocation.broker.service;
 
 import io.colocation.model.Resources;
 import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.yarn.LeaderEpoch;
 import java.util.Collection;
 
 /**
  * The cluster's sums over the ledger ({@code GET /api/v1/cluster}). {@code overcommit} is granted beyond
- * origin (shared policy); {@code excess} is use beyond origin (grants frozen, to be taken back).
+ * origin (shared policy); {@code excess} is use beyond origin, to be taken back.
  */
 public record ClusterTotals(String replica, String leader, Long epoch, String policy, int nodes, int degradedNodes,
         int drainedNodes, Resources capacity, Resources onlineUsage, Resources origin, Side kubernetes, Side yarn,
@@ -15,7 +16,7 @@ public record ClusterTotals(String replica, String leader, Long epoch, String po
     public record Side(Resources granted, Resources used) {
     }
 
-    static ClusterTotals of(Broker broker, Collection<NodeLedger> ledger) {
+    static ClusterTotals of(Collection<NodeLedger> ledger, String replicaId, LeaderEpoch leadership, String policy) {
         Resources capacity = Resources.ZERO;
         Resources usage = Resources.ZERO;
         Resources origin = Resources.ZERO;
@@ -42,8 +43,8 @@ public record ClusterTotals(String replica, String leader, Long epoch, String po
             degraded += n.degraded() ? 1 : 0;
             drained += n.drained() ? 1 : 0;
         }
-        Long epoch = broker.leadership().fence().map(f -> f.epoch()).orElse(null);
-        return new ClusterTotals(broker.replicaId(), broker.leadership().leaderId().orElse(null), epoch, broker.policy(),
+        Long epoch = leadership.fence().map(f -> f.epoch()).orElse(null);
+        return new ClusterTotals(replicaId, leadership.leaderId().orElse(null), epoch, policy,
                 ledger.size(), degraded, drained, capacity, usage, origin, new Side(kGrant, kUsed), new Side(yGrant, yUsed),
                 origin.minus(kUsed).minus(yUsed), excess, overcommit);
     }

@@ -1,8 +1,10 @@
 package io.colocation.broker.service;
 
 import io.colocation.model.Resources;
+import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.reconcile.BrokerReconciler;
+import io.colocation.broker.yarn.Leadership;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CounterMetricFamily;
 import io.prometheus.client.GaugeMetricFamily;
@@ -14,10 +16,14 @@ import java.util.List;
  * milli-cores, memory in bytes), plus the broker's counters. Read at scrape time, so it never lags the ledger.
  */
 final class LedgerCollector extends Collector {
-    private final Broker broker;
+    private final Ledger ledger;
+    private final BrokerReconciler.Stats stats;
+    private final Leadership leadership;
 
-    LedgerCollector(Broker broker) {
-        this.broker = broker;
+    LedgerCollector(Ledger ledger, BrokerReconciler.Stats stats, Leadership leadership) {
+        this.ledger = ledger;
+        this.stats = stats;
+        this.leadership = leadership;
     }
 
     @Override
@@ -29,7 +35,7 @@ final class LedgerCollector extends Collector {
         GaugeMetricFamily used = new GaugeMetricFamily("colocation_node_used", "Batch used by a side on the node", sideLabels);
         GaugeMetricFamily excess = new GaugeMetricFamily("colocation_node_excess", "Use beyond origin on the node, to be taken back", nodeLabels);
         GaugeMetricFamily overcommit = new GaugeMetricFamily("colocation_node_overcommit", "Grants beyond origin on the node (shared policy)", nodeLabels);
-        for (NodeLedger n : broker.ledger().all()) {
+        for (NodeLedger n : ledger.all()) {
             add(origin, n.origin(), n.node());
             add(grant, n.kubernetesGrant(), n.node(), "kubernetes");
             add(grant, n.yarnGrant(), n.node(), "yarn");
@@ -38,7 +44,7 @@ final class LedgerCollector extends Collector {
             add(excess, n.excess(), n.node());
             add(overcommit, n.overcommit(), n.node());
         }
-        BrokerReconciler.Stats s = broker.reconciler().stats();
+        BrokerReconciler.Stats s = stats;
         List<MetricFamilySamples> out = new ArrayList<>(List.of(origin, grant, used, excess, overcommit));
         out.add(new CounterMetricFamily("colocation_overcommit", "Node-passes whose grants together exceeded origin", s.overcommits.get()));
         out.add(new CounterMetricFamily("colocation_excess", "Node-passes whose use exceeded origin", s.excesses.get()));
@@ -49,7 +55,7 @@ final class LedgerCollector extends Collector {
         out.add(writes);
         out.add(new CounterMetricFamily("colocation_publication_errors", "Failed grant writes", s.publishErrors.get()));
         out.add(new GaugeMetricFamily("colocation_last_pass_seconds", "Duration of the last pass", s.lastPassMillis / 1000.0));
-        out.add(new GaugeMetricFamily("colocation_leader", "1 when this replica leads", broker.leadership().fence().isPresent() ? 1 : 0));
+        out.add(new GaugeMetricFamily("colocation_leader", "1 when this replica leads", leadership.fence().isPresent() ? 1 : 0));
         return out;
     }
 

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The Kubernetes probes, answered from kept state within milliseconds. {@code /livez}: the process is
@@ -24,18 +23,18 @@ final class ProbeServlet extends HttpServlet {
 
     private final boolean liveness;
     private final transient HealthCheckRegistry checks;
-    private final transient Supplier<BrokerReconciler.Stats> stats;
+    private final transient BrokerReconciler.Stats stats;
     private final Duration stallLimit;
     private final Instant startedAt = Instant.now();
 
-    private ProbeServlet(boolean liveness, HealthCheckRegistry checks, Supplier<BrokerReconciler.Stats> stats, Duration stallLimit) {
+    private ProbeServlet(boolean liveness, HealthCheckRegistry checks, BrokerReconciler.Stats stats, Duration stallLimit) {
         this.liveness = liveness;
         this.checks = checks;
         this.stats = stats;
         this.stallLimit = stallLimit;
     }
 
-    static ProbeServlet liveness(Supplier<BrokerReconciler.Stats> stats, Duration stallLimit) {
+    static ProbeServlet liveness(BrokerReconciler.Stats stats, Duration stallLimit) {
         return new ProbeServlet(true, null, stats, stallLimit);
     }
 
@@ -48,7 +47,7 @@ final class ProbeServlet extends HttpServlet {
         Map<String, Object> body = new LinkedHashMap<>();
         boolean ok;
         if (liveness) {
-            Instant last = stats.get().lastPassAt;
+            Instant last = stats.lastPassAt;
             Instant since = last == null ? startedAt : last;
             Duration quiet = Duration.between(since, Instant.now());
             ok = quiet.compareTo(stallLimit) <= 0;

@@ -74,6 +74,16 @@ class GrantArbiterTest {
     }
 
     @Test
+    void aDrainedNodeHoldsEachGrantAtItsUse() {
+        Decision d = GrantArbiter.drained(side(6_000, 3_000, 7_000, 7_000L, true), side(4_000, 3_000, 5_000, 5_000L, true));
+        assertEquals(cpu(6_000), d.kubernetesPublish());
+        assertEquals(cpu(4_000), d.yarnPublish());
+        assertEquals(Resources.ZERO, d.excess(), "nothing is taken back");
+        Decision silent = GrantArbiter.drained(side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, false));
+        assertEquals(cpu(5_000), silent.yarnPublish(), "an unreachable side keeps its grant");
+    }
+
+    @Test
     void sharedPolicyIsKoordinatorsAndCountsTheOvercommit() {
         Decision d = GrantArbiter.decide(new ArbitrationSettings(GrantPolicy.SHARED, 1, 1, 0), cpu(12_000),
                 side(6_000, 0, 0, null, true), side(4_000, 0, 0, null, true));

@@ -110,6 +110,27 @@ class BrokerReconcilerTest {
     }
 
     @Test
+    void whenOriginFallsBelowUseYarnsGrantShrinksBelowItsUseButADrainedNodeTakesNothingBack() {
+        passes(3);
+        yarn.use("h1:8041", 2, 2048);
+        yarn.use("h2:8041", 2, 2048);
+        passes(2);
+        cluster.annotate("n2", BrokerReconciler.ANNOTATION_DRAIN_BATCH, "true");
+        // online load rose on both nodes: origin 16 x 60 % - 9 = 0.6 cores, below YARN's 2
+        cluster.metric("n1", 9000, 16, Instant.now());
+        cluster.metric("n2", 9000, 16, Instant.now());
+        passes(3);
+        NodeLedger fallen = ledger("n1");
+        assertEquals(600, fallen.origin().cpuMilli());
+        assertEquals(0, yarn.grant("h1:8041").orElseThrow().vcores(), "shrunk below the 2 vcores in use: the RM preempts");
+        assertEquals(1400, fallen.excess().cpuMilli());
+        NodeLedger drained = ledger("n2");
+        assertTrue(drained.drained());
+        assertEquals(2, yarn.grant("h2:8041").orElseThrow().vcores(), "a drained node's grant is held at use");
+        assertEquals(0, drained.excess().cpuMilli());
+    }
+
+    @Test
     void anUnreadableNodeMetricDegradesTheNodeWithItsReason() {
         cluster.unreadableMetric("n2", "NodeMetric n2: status.nodeMetric.nodeUsage.resources.cpu: quantity \"1e-2147483648\" has an"
                 + " exponent outside ±100");

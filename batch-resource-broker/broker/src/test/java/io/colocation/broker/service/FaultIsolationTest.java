@@ -109,7 +109,7 @@ class FaultIsolationTest {
 
     private static Map<String, HealthCheck.Result> health(Broker broker) {
         HealthCheckRegistry registry = new HealthCheckRegistry();
-        BrokerHealthChecks.register(registry, broker, List.of());
+        BrokerHealthChecks.register(registry, BrokerHealthChecks.Parts.of(broker), List.of());
         return registry.runHealthChecks();
     }
 

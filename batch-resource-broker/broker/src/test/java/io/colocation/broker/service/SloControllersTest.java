@@ -119,7 +119,7 @@ class SloControllersTest {
         assertEquals(60, suppress(client, node), "the last good value stays");
 
         HealthCheckRegistry registry = new HealthCheckRegistry();
-        BrokerHealthChecks.register(registry, broker, List.of());
+        BrokerHealthChecks.register(registry, BrokerHealthChecks.Parts.of(broker), List.of());
         HealthCheck.Result result = registry.runHealthChecks().get("slo-config");
         assertTrue(result.getMessage().contains("resource-threshold-config: clusterStrategy.cpuSuppressThresholdPercent=\"high\""
                 + " must be an integer"), result.getMessage());

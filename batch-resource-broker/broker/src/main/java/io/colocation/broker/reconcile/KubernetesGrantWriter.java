@@ -1,0 +1,92 @@
+package io.colocation.broker.reconcile;
+
+import io.colocation.broker.kube.BatchPublication;
+import io.colocation.broker.kube.KubernetesSide;
+import io.colocation.broker.kube.PublicationThreshold;
+import io.colocation.broker.ledger.NodeLedger.Publication;
+import io.colocation.model.Resources;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pass's one writer of Batch and Mid to Kubernetes nodes. It remembers what this leader wrote (the
+ * informer may not show it yet) and each node's last publication, writes only when Koordinator's thresholds
+ * say so, and checks the fence right before each write: the API server cannot check an epoch.
+ */
+final class KubernetesGrantWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesGrantWriter.class);
+
+    /** Batch and Mid as written (null: removed) and when. */
+    record Written(Resources batch, Resources mid, Instant at) {
+    }
+
+    private final KubernetesSide side;
+    private final BooleanSupplier fenceHolds;
+    private final Map<String, Written> written = new ConcurrentHashMap<>();
+    private final Map<String, Publication> last = new ConcurrentHashMap<>();
+
+    KubernetesGrantWriter(KubernetesSide side, BooleanSupplier fenceHolds) {
+        this.side = side;
+        this.fenceHolds = fenceHolds;
+    }
+
+    /** What this leader wrote to the node since it took the lead, null if nothing (or not leading). */
+    Written written(String node, boolean leading) {
+        return leading ? written.get(node) : null;
+    }
+
+    Publication last(String node) {
+        return last.get(node);
+    }
+
+    /** The Batch grant in force: what this leader wrote, else what the node carried when decided. */
+    Resources grantInForce(NodeWork w, boolean leading) {
+        Written mine = written(w.node(), leading);
+        Resources batch = mine != null ? mine.batch() : w.currentBatch();
+        return batch == null ? Resources.ZERO : batch;
+    }
+
+    /** Writes the node's Batch and Mid when the thresholds call for it; returns the node's last publication. */
+    Publication publishIfDue(NodeWork w, Resources batch, Resources mid, Instant now) {
+        Written mine = written.get(w.node());
+        String reason = PublicationThreshold.reason(w.currentBatch(), batch, w.currentMid(), mid, mine == null ? null : mine.at(),
+                orDefault(w.strategy().resourceDiffThreshold(), 0.1), orDefault(w.strategy().updateTimeThresholdSeconds(), 300L), now);
+        if (reason == null || !fenceHolds.getAsBoolean()) {
+            return last.get(w.node());
+        }
+        BatchPublication p = new BatchPublication(batch, mid, w.origin(), w.yarnUsed());
+        Publication pub;
+        try {
+            side.publish(w.node(), w.object(), p);
+            written.put(w.node(), new Written(batch, mid, now));
+            LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", w.node(), YarnUnits.describe(batch), reason,
+                    YarnUnits.describe(w.origin()), YarnUnits.describe(w.kubernetesUsed()), YarnUnits.describe(w.yarnUsed()));
+            pub = new Publication(now, batch, reason, null);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("node {}: Kubernetes publication failed: {}", w.node(), e.getMessage());
+            pub = new Publication(now, batch, reason, e.getMessage());
+        }
+        last.put(w.node(), pub);
+        return pub;
+    }
+
+    /** Forgets what was written, so the next pass compares with the node statuses again. */
+    void forget() {
+        written.clear();
+    }
+
+    void retain(Collection<String> nodes) {
+        written.keySet().retainAll(nodes);
+        last.keySet().retainAll(nodes);
+    }
+
+    private static <T> T orDefault(T value, T fallback) {
+        return value == null ? fallback : value;
+    }
+}

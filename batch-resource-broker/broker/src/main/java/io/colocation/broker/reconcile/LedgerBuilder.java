@@ -1,0 +1,39 @@
+package io.colocation.broker.reconcile;
+
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.broker.arbitration.Decision;
+import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.ledger.NodeLedger.Publication;
+import io.colocation.model.Resources;
+import java.time.Instant;
+import java.util.List;
+
+/** A node's ledger from what the pass decided and what is in force on each side: pure, no I/O. */
+final class LedgerBuilder {
+    private LedgerBuilder() {
+    }
+
+    /** A frozen node: the grants in force, nothing decided. */
+    static NodeLedger frozen(NodeWork w, String policy, Resources kubernetesGrant, Resources yarnGrant, Publication kubernetes,
+            Publication yarn, Instant now) {
+        return new NodeLedger(w.node(), policy, w.capacity(), null, Resources.ZERO, Resources.ZERO, Resources.ZERO, Resources.ZERO,
+                kubernetesGrant, yarnGrant, kubernetesGrant, yarnGrant, null, Resources.ZERO, Resources.ZERO, w.currentMid(), true,
+                w.degradedReason(), false, null, kubernetes, yarn, now, w.explain());
+    }
+
+    /**
+     * A decided node. {@code grant} is the YARN grant persisted for its NodeManager (null: none or no
+     * NodeManager); YARN has acknowledged when the capacity it applied is the grant in force.
+     */
+    static NodeLedger decided(NodeWork w, String policy, Resources mid, Resources kubernetesGrant, Resources yarnGrant,
+            YarnGrant grant, Publication kubernetes, Publication yarn, Instant now) {
+        Decision d = w.decision();
+        NodeLedger.YarnNode yarnNode = w.nm() == null ? null : new NodeLedger.YarnNode(w.nm().clusterId(), w.nm().nodeId(),
+                w.nm().source(), w.yarnReachable(), grant == null ? null : grant.epoch(), grant == null ? null : grant.version(),
+                w.side() != null && w.yarnApplied() != null && w.yarnApplied().equals(yarnGrant));
+        return new NodeLedger(w.node(), policy, w.capacity(), w.nodeUsage(), w.origin(), w.kubernetesUsed(), w.yarnUsed(),
+                w.origin().minus(w.kubernetesUsed()).minus(w.yarnUsed()), d.kubernetesTarget(), d.yarnTarget(), kubernetesGrant,
+                yarnGrant, w.yarnApplied(), d.excess(), d.overcommit(), mid, w.reclaim().degraded(), w.degradedReason(), w.drained(),
+                yarnNode, kubernetes, yarn, now, List.copyOf(w.explain()));
+    }
+}

@@ -1,0 +1,98 @@
+package io.colocation.broker.reconcile;
+
+import io.colocation.api.yarn.YarnGrant;
+import io.colocation.broker.ledger.NodeLedger.Publication;
+import io.colocation.broker.yarn.NotLeaderException;
+import io.colocation.broker.yarn.YarnSide;
+import io.colocation.model.Resources;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pass's one writer of YARN grants. It remembers what this leader published per node (in whole vcores
+ * and MiB, as YARN receives it) and each node's last publication, writes only a changed grant, and checks
+ * the fence before each write (the side's own epoch check in ZooKeeper stays the last word).
+ */
+final class YarnGrantWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(YarnGrantWriter.class);
+
+    private final BooleanSupplier fenceHolds;
+    private final Map<String, Resources> published = new ConcurrentHashMap<>();
+    private final Map<String, Publication> last = new ConcurrentHashMap<>();
+
+    YarnGrantWriter(BooleanSupplier fenceHolds) {
+        this.fenceHolds = fenceHolds;
+    }
+
+    Publication last(String node) {
+        return last.get(node);
+    }
+
+    /**
+     * The grant this leader starts its decision from: what it published, else the one persisted for the
+     * NodeManager (then remembered), null when YARN was never granted anything there.
+     */
+    Resources granted(String node, YarnSide side, String nodeId, boolean leading) {
+        Resources mine = leading ? published.get(node) : null;
+        if (mine != null) {
+            return mine;
+        }
+        Resources persisted = side.grant(nodeId).map(YarnUnits::of).orElse(null);
+        if (leading && persisted != null) {
+            published.putIfAbsent(node, persisted);
+        }
+        return persisted;
+    }
+
+    /** The grant in force as far as this replica knows: what it published, else the persisted one, else zero. */
+    Resources inForce(String node, YarnSide side, String nodeId) {
+        Resources mine = published.get(node);
+        return mine != null ? mine : side.grant(nodeId).map(YarnUnits::of).orElse(Resources.ZERO);
+    }
+
+    /** What this leader published to the node, zero when nothing (a frozen node's ledger). */
+    Resources publishedOrZero(String node) {
+        return published.getOrDefault(node, Resources.ZERO);
+    }
+
+    /** Publishes {@code grant} (rounded down to whole vcores and MiB) when it differs; returns the node's last publication. */
+    Publication publishIfChanged(NodeWork w, Resources grant, Instant now) {
+        YarnSide.Usage yarn = YarnUnits.toYarn(grant);
+        Resources wanted = YarnUnits.of(yarn);
+        Resources before = published.get(w.node());
+        if (wanted.equals(before) || !fenceHolds.getAsBoolean()) {
+            return last.get(w.node());
+        }
+        String reason = before == null || wanted.cpuMilli() < before.cpuMilli() || wanted.memoryBytes() < before.memoryBytes()
+                ? "shrink or first grant" : "grow";
+        Publication pub;
+        try {
+            YarnGrant g = w.side().publish(w.nm().nodeId(), yarn.vcores(), yarn.memoryMB());
+            published.put(w.node(), wanted);
+            LOG.info("node {}: YARN {} grant {} vcores / {} MiB (epoch {}, version {}; {})", w.node(), w.nm().nodeId(), yarn.vcores(),
+                    yarn.memoryMB(), g.epoch(), g.version(), reason);
+            pub = new Publication(now, wanted, reason, null);
+        } catch (NotLeaderException | IOException | RuntimeException e) {
+            LOG.warn("node {}: YARN publication failed: {}", w.node(), e.getMessage());
+            pub = new Publication(now, wanted, reason, e.getMessage());
+        }
+        last.put(w.node(), pub);
+        return pub;
+    }
+
+    /** Forgets what was published, so the next pass starts from the persisted grants again. */
+    void forget() {
+        published.clear();
+    }
+
+    void retain(Collection<String> nodes) {
+        published.keySet().retainAll(nodes);
+        last.keySet().retainAll(nodes);
+    }
+}
