@@ -14,12 +14,15 @@ import java.util.stream.Stream;
  * Build check for the jars that go into Hadoop's classpath (dist's hadoop/ folder): they must not
  * reference Hadoop's shaded (relocated) packages, which exist only in the client artifacts we compile
  * against and not in a real ResourceManager or NodeManager; and they must bundle nothing but our own
- * classes, since every library they use is already in Hadoop's JVM.
+ * classes, since every library they use is already in Hadoop's JVM; and they must be Java 8 class files
+ * (version 52 at most), since Hadoop 3.3 and 3.4 run on Java 8 and 11.
  *
  * Usage: java CheckHadoopJars.java DIR
  */
 public class CheckHadoopJars {
     private static final String OWN_PACKAGE = "io/colocation/";
+    /** Java 8's class-file major version. */
+    private static final int MAX_MAJOR = 52;
     private static final byte[][] SHADED = {
             "org/apache/hadoop/shaded".getBytes(StandardCharsets.US_ASCII),
             "org.apache.hadoop.shaded".getBytes(StandardCharsets.US_ASCII)};
@@ -53,6 +56,12 @@ public class CheckHadoopJars {
                     if (name.endsWith(".class")) {
                         try (InputStream in = file.getInputStream(entry)) {
                             byte[] bytes = in.readAllBytes();
+                            int major = bytes.length >= 8 ? ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff) : -1;
+                            if (major > MAX_MAJOR) {
+                                problems.add(jar.getFileName() + ": " + name + " is a Java " + (major - 44)
+                                        + " class file (major " + major + "); Hadoop 3.3/3.4 load Java 8 class files (major "
+                                        + MAX_MAJOR + ") at most: compile this module with --release 8");
+                            }
                             for (byte[] needle : SHADED) {
                                 if (indexOf(bytes, needle) >= 0) {
                                     problems.add(jar.getFileName() + ": " + name
@@ -70,7 +79,7 @@ public class CheckHadoopJars {
             fail(problems);
         }
         System.out.println("[check-hadoop-jars] " + jars.size() + " jars in " + dir
-                + ": no shaded Hadoop references, no bundled libraries");
+                + ": Java 8 class files, no shaded Hadoop references, no bundled libraries");
     }
 
     private static void fail(List<String> problems) {

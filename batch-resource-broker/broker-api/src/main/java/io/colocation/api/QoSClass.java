@@ -21,20 +21,27 @@ public enum QoSClass {
         if (kubeQoS == null) {
             return NONE;
         }
-        return switch (kubeQoS) {
-            case "Guaranteed" -> LSR;
-            case "Burstable" -> LS;
-            case "BestEffort" -> BE;
-            default -> NONE;
-        };
+        switch (kubeQoS) {
+            case "Guaranteed":
+                return LSR;
+            case "Burstable":
+                return LS;
+            case "BestEffort":
+                return BE;
+            default:
+                return NONE;
+        }
     }
 
     /** The priority class a pod gets from its QoS class when it names none. */
     public PriorityClass defaultPriorityClass() {
-        return switch (this) {
-            case SYSTEM, LSE, LSR, LS -> PriorityClass.PROD;
-            case BE -> PriorityClass.BATCH;
-            case NONE -> PriorityClass.NONE;
-        };
+        switch (this) {
+            case BE:
+                return PriorityClass.BATCH;
+            case NONE:
+                return PriorityClass.NONE;
+            default: // SYSTEM, LSE, LSR, LS
+                return PriorityClass.PROD;
+        }
     }
 }

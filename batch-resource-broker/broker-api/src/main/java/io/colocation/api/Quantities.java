@@ -2,6 +2,9 @@ package io.colocation.api;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,6 +19,11 @@ public final class Quantities {
 
     private static final int MAX_LENGTH = 64;
     private static final int MAX_EXPONENT = 100;
+    /** Binary suffixes as powers of two; "" is no suffix. */
+    private static final Map<String, Integer> BINARY_SHIFTS = suffixes("", 0, "Ki", 10, "Mi", 20, "Gi", 30, "Ti", 40, "Pi", 50, "Ei", 60);
+    /** Decimal SI suffixes as powers of ten. */
+    private static final Map<String, Integer> DECIMAL_EXPONENTS = suffixes("n", -9, "u", -6, "m", -3, "k", 3, "M", 6, "G", 9, "T", 12,
+            "P", 15, "E", 18);
 
     private Quantities() {
     }
@@ -38,29 +46,28 @@ public final class Quantities {
             throw new InvalidInputException(where + ": negative quantity \"" + text + "\"");
         }
         String suffix = m.group(3) == null ? "" : m.group(3);
-        BigDecimal amount = switch (suffix) {
-            case "" -> number;
-            case "Ki" -> number.multiply(BigDecimal.valueOf(1L << 10));
-            case "Mi" -> number.multiply(BigDecimal.valueOf(1L << 20));
-            case "Gi" -> number.multiply(BigDecimal.valueOf(1L << 30));
-            case "Ti" -> number.multiply(BigDecimal.valueOf(1L << 40));
-            case "Pi" -> number.multiply(BigDecimal.valueOf(1L << 50));
-            case "Ei" -> number.multiply(BigDecimal.valueOf(1L << 60));
-            case "n" -> number.scaleByPowerOfTen(-9);
-            case "u" -> number.scaleByPowerOfTen(-6);
-            case "m" -> number.scaleByPowerOfTen(-3);
-            case "k" -> number.scaleByPowerOfTen(3);
-            case "M" -> number.scaleByPowerOfTen(6);
-            case "G" -> number.scaleByPowerOfTen(9);
-            case "T" -> number.scaleByPowerOfTen(12);
-            case "P" -> number.scaleByPowerOfTen(15);
-            case "E" -> number.scaleByPowerOfTen(18);
-            default -> number.scaleByPowerOfTen(exponent(suffix, text, where));
-        };
+        BigDecimal amount;
+        Integer binaryShift = BINARY_SHIFTS.get(suffix);
+        Integer decimalExponent = DECIMAL_EXPONENTS.get(suffix);
+        if (binaryShift != null) {
+            amount = number.multiply(BigDecimal.valueOf(1L << binaryShift));
+        } else if (decimalExponent != null) {
+            amount = number.scaleByPowerOfTen(decimalExponent);
+        } else {
+            amount = number.scaleByPowerOfTen(exponent(suffix, text, where));
+        }
         if (amount.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1000)) > 0) {
             throw new InvalidInputException(where + ": quantity \"" + text + "\" is too large");
         }
         return amount;
+    }
+
+    private static Map<String, Integer> suffixes(Object... pairs) {
+        Map<String, Integer> out = new HashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            out.put((String) pairs[i], (Integer) pairs[i + 1]);
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     /** A decimal exponent ({@code e3}) within ±{@value #MAX_EXPONENT}; further is no real amount, only a trap. */

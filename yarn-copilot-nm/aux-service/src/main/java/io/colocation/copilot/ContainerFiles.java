@@ -1,5 +1,8 @@
 package io.colocation.copilot;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.nio.file.Paths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +28,10 @@ final class ContainerFiles {
                 d = d.substring("file:".length());
             }
             if (!d.isEmpty()) {
-                dirs.add(Path.of(d));
+                dirs.add(Paths.get(d));
             }
         }
-        this.localDirs = List.copyOf(dirs);
+        this.localDirs = Collections.unmodifiableList(new ArrayList<>(dirs));
     }
 
     /** The container's pid file, once the executor has written it. */
@@ -44,7 +47,7 @@ final class ContainerFiles {
 
     static Optional<Integer> readInt(Path file) {
         try {
-            String text = Files.readString(file).trim();
+            String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();
             return text.isEmpty() ? Optional.empty() : Optional.of(Integer.parseInt(text));
         } catch (IOException | NumberFormatException e) {
             return Optional.empty(); // not there (yet), or being written: the next refresh will tell

@@ -1,5 +1,7 @@
 package io.colocation.copilot;
 
+import java.util.Collections;
+import java.util.Iterator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -75,7 +77,7 @@ final class ContainerRegistry {
         }
         c.state = TrackedContainer.State.DONE;
         c.finishedAt = clock.millis();
-        c.pids = List.of();
+        c.pids = Collections.emptyList();
         LOG.info("container {} done (exit status {})", containerId, c.exitStatus);
         persist();
     }
@@ -86,7 +88,7 @@ final class ContainerRegistry {
         synchronized (this) {
             boolean changed = false;
             long now = clock.millis();
-            var it = containers.values().iterator();
+            Iterator<TrackedContainer> it = containers.values().iterator();
             while (it.hasNext()) {
                 TrackedContainer c = it.next();
                 if (c.state == TrackedContainer.State.DONE) {
@@ -123,7 +125,7 @@ final class ContainerRegistry {
                     }
                 } else if (c.state != TrackedContainer.State.EXITED) {
                     c.state = TrackedContainer.State.EXITED;
-                    c.pids = List.of();
+                    c.pids = Collections.emptyList();
                     if (c.exitStatus == null) {
                         c.exitStatus = exitCode(c).orElse(null);
                     }

@@ -1,5 +1,7 @@
 package io.colocation.copilot;
 
+import java.util.Collections;
+import java.util.Optional;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,7 +75,22 @@ final class CopilotHttpServer {
         }
     }
 
-    private record Reply(int status, Object body) {
+    private static final class Reply {
+        private final int status;
+        private final Object body;
+
+        Reply(int status, Object body) {
+            this.status = status;
+            this.body = body;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public Object body() {
+            return body;
+        }
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -107,15 +124,22 @@ final class CopilotHttpServer {
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
         Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
-        return switch (path) {
-            case CopilotApi.HEALTH -> get(method, () -> new Reply(200, "ok"));
-            case CopilotApi.INFORMATION -> get(method, () -> new Reply(200, new PluginInfo("yarn", "v1")));
-            case CopilotApi.CONTAINERS -> get(method, () -> new Reply(200, list("true".equals(query.get("all")))));
-            case CopilotApi.CONTAINER -> get(method, () -> container(query.get("containerID")));
-            case CopilotApi.KILL_CONTAINER -> post(method, () -> killContainer(readBody(exchange), exchange));
-            case CopilotApi.KILL_CONTAINERS_BY_RESOURCE -> post(method, () -> killByResource(readBody(exchange), exchange));
-            default -> error(404, "no such path: " + path);
-        };
+        switch (path) {
+            case CopilotApi.HEALTH:
+                return get(method, () -> new Reply(200, "ok"));
+            case CopilotApi.INFORMATION:
+                return get(method, () -> new Reply(200, new PluginInfo("yarn", "v1")));
+            case CopilotApi.CONTAINERS:
+                return get(method, () -> new Reply(200, list("true".equals(query.get("all")))));
+            case CopilotApi.CONTAINER:
+                return get(method, () -> container(query.get("containerID")));
+            case CopilotApi.KILL_CONTAINER:
+                return post(method, () -> killContainer(readBody(exchange), exchange));
+            case CopilotApi.KILL_CONTAINERS_BY_RESOURCE:
+                return post(method, () -> killByResource(readBody(exchange), exchange));
+            default:
+                return error(404, "no such path: " + path);
+        }
     }
 
     /** Only processes on this host may list or kill containers, whatever address the server is bound to. */
@@ -166,8 +190,8 @@ final class CopilotHttpServer {
         if (id.isEmpty()) {
             return error(400, "containerID is required: {\"containerID\": \"container_...\"}");
         }
-        var found = registry.get(id);
-        if (found.isEmpty()) {
+        Optional<TrackedContainer> found = registry.get(id);
+        if (!found.isPresent()) {
             return error(404, "no container " + id + " on this node; nothing killed");
         }
         TrackedContainer c = found.get();
@@ -178,11 +202,12 @@ final class CopilotHttpServer {
         if (pid == null) {
             return error(409, "container " + id + " has no running process (state " + info(c).state() + "); nothing killed");
         }
-        String reason = "killContainer requested by " + exchange.getRemoteAddress() + body.path("reason").asText("").transform(r -> r.isEmpty() ? "" : ": " + r);
+        String given = body.path("reason").asText("");
+        String reason = "killContainer requested by " + exchange.getRemoteAddress() + (given.isEmpty() ? "" : ": " + given);
         killer.kill(id, pid, reason);
         metrics.containersKilled.incr();
         registry.refresh();
-        return new Reply(200, new KillResult(List.of(info(c)), c.vcores, c.memoryMB, reason));
+        return new Reply(200, new KillResult(Collections.singletonList(info(c)), c.vcores, c.memoryMB, reason));
     }
 
     private Reply killByResource(JsonNode body, HttpExchange exchange) {
@@ -212,9 +237,10 @@ final class CopilotHttpServer {
         List<TrackedContainer> victims = VictimSelector.choose(live, cpu, memory);
         long freedVcores = victims.stream().mapToLong(c -> c.vcores).sum();
         long freedMemoryMB = victims.stream().mapToLong(c -> c.memoryMB).sum();
+        String given = body.path("reason").asText("");
         String reason = String.format("killContainersByResource requested by %s: free cpu %dm, memory %d bytes%s; chose %d of %d"
                 + " live containers (tasks before ApplicationMasters, newest first)%s", exchange.getRemoteAddress(), cpu, memory,
-                body.path("reason").asText("").transform(r -> r.isEmpty() ? "" : " (" + r + ")"), victims.size(), live.size(),
+                given.isEmpty() ? "" : " (" + given + ")", victims.size(), live.size(),
                 freedVcores * 1000 < cpu || freedMemoryMB * 1024 * 1024 < memory ? "; all of them free less than asked" : "");
         List<ContainerInfo> items = new ArrayList<>();
         Map<String, Integer> rootPids = new LinkedHashMap<>();
@@ -232,7 +258,7 @@ final class CopilotHttpServer {
 
     private static JsonNode readBody(HttpExchange exchange) throws IOException {
         try (InputStream in = exchange.getRequestBody()) {
-            byte[] bytes = in.readNBytes(MAX_BODY + 1);
+            byte[] bytes = readAtMost(in, MAX_BODY + 1);
             if (bytes.length > MAX_BODY) {
                 return null;
             }
@@ -257,14 +283,33 @@ final class CopilotHttpServer {
         if (raw != null) {
             for (String pair : raw.split("&")) {
                 int eq = pair.indexOf('=');
-                String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                out.put(key, eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+                out.put(key, eq < 0 ? "" : decode(pair.substring(eq + 1)));
             }
         }
         return out;
     }
 
+    private static String decode(String text) {
+        try {
+            return URLDecoder.decode(text, "UTF-8");
+        } catch (java.io.UnsupportedEncodingException e) {
+            throw new IllegalStateException("UTF-8 is always supported", e);
+        }
+    }
+
+    /** Up to {@code limit} bytes of {@code in}: more than the body may hold is not read. */
+    private static byte[] readAtMost(InputStream in, int limit) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        int n;
+        while (out.size() < limit && (n = in.read(buffer, 0, Math.min(buffer.length, limit - out.size()))) > 0) {
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
+    }
+
     private static Reply error(int status, String message) {
-        return new Reply(status, Map.of("error", message));
+        return new Reply(status, Collections.singletonMap("error", message));
     }
 }

@@ -1,5 +1,6 @@
 package io.colocation.copilot;
 
+import java.nio.charset.StandardCharsets;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -71,8 +72,9 @@ final class ExitCodeWatcher implements Closeable {
                 WatchKey key = watcher.take();
                 String containerId = containerByKey.get(key);
                 for (WatchEvent<?> event : key.pollEvents()) {
-                    if (containerId != null && event.context() instanceof Path name && name.toString().endsWith(".pid.exitcode")) {
-                        readIfPresent(containerId, ((Path) key.watchable()).resolve(name));
+                    Object name = event.context();
+                    if (containerId != null && name instanceof Path && name.toString().endsWith(".pid.exitcode")) {
+                        readIfPresent(containerId, ((Path) key.watchable()).resolve((Path) name));
                     }
                 }
                 key.reset();
@@ -84,7 +86,7 @@ final class ExitCodeWatcher implements Closeable {
 
     private void readIfPresent(String containerId, Path file) {
         try {
-            String text = Files.readString(file).trim();
+            String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();
             if (!text.isEmpty()) {
                 onExit.accept(containerId, Integer.parseInt(text));
             }

@@ -1,5 +1,7 @@
 package io.colocation.copilot;
 
+import java.util.LinkedHashMap;
+import java.util.Collections;
 import io.colocation.copilot.api.ContainerInfo;
 import java.time.Instant;
 import java.util.List;
@@ -18,7 +20,7 @@ final class TrackedContainer {
     final long startTime;
     State state = State.NEW;
     Integer pid;
-    List<Integer> pids = List.of();
+    List<Integer> pids = Collections.emptyList();
     Integer exitStatus;
     long finishedAt;
 
@@ -38,10 +40,14 @@ final class TrackedContainer {
     }
 
     ContainerInfo toInfo(String cgroupParent) {
-        Map<String, String> quantities = Map.of("cpu", Integer.toString(vcores), "memory", Long.toString(memoryMB * 1024 * 1024));
+        Map<String, String> quantities = new LinkedHashMap<>();
+        quantities.put("cpu", Integer.toString(vcores));
+        quantities.put("memory", Long.toString(memoryMB * 1024 * 1024));
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("yarn.hadoop.apache.org/application-id", applicationId);
+        labels.put("yarn.hadoop.apache.org/user", user);
         return new ContainerInfo(containerId, "yarn", containerId,
-                Map.of("yarn.hadoop.apache.org/application-id", applicationId, "yarn.hadoop.apache.org/user", user),
-                Map.of(), 1, Instant.ofEpochMilli(startTime).toString(), cgroupParent + "/" + containerId, true,
+                labels, Collections.emptyMap(), 1, Instant.ofEpochMilli(startTime).toString(), cgroupParent + "/" + containerId, true,
                 new ContainerInfo.ResourceRequirements(quantities, quantities),
                 containerId, applicationId, user, vcores, memoryMB, applicationMaster ? "APPLICATION_MASTER" : "TASK",
                 state.name(), startTime, pid, pids, exitStatus);

@@ -1,5 +1,7 @@
 package io.colocation.copilot;
 
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import java.nio.file.Paths;
 import io.colocation.copilot.api.CopilotApi;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -32,7 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 public class YarnCopilotAuxService extends AuxiliaryService {
     private static final Logger LOG = LoggerFactory.getLogger(YarnCopilotAuxService.class);
-    private static final Path PROC = Path.of("/proc");
+    private static final Path PROC = Paths.get("/proc");
 
     private ContainerRegistry registry;
     private CopilotHttpServer http;
@@ -59,7 +61,7 @@ public class YarnCopilotAuxService extends AuxiliaryService {
         String tokenFile = conf.getTrimmed(CopilotApi.CONF_TOKEN_FILE);
         if (tokenFile != null && !tokenFile.isEmpty()) {
             try {
-                token = Files.readString(Path.of(tokenFile)).trim();
+                token = new String(Files.readAllBytes(Paths.get(tokenFile)), StandardCharsets.UTF_8).trim();
             } catch (IOException e) {
                 throw new IOException(CopilotApi.CONF_TOKEN_FILE + "=" + tokenFile + " cannot be read: " + e, e);
             }
@@ -83,7 +85,7 @@ public class YarnCopilotAuxService extends AuxiliaryService {
     @Override
     protected void serviceStart() throws Exception {
         if (getRecoveryPath() != null) {
-            registry.recoverFrom(Path.of(getRecoveryPath().toUri().getPath(), "containers.json"));
+            registry.recoverFrom(Paths.get(getRecoveryPath().toUri().getPath(), "containers.json"));
         }
         exitCodes = new ExitCodeWatcher(registry::recordExitCode);
         registry.watchExitCodes(exitCodes);
@@ -136,7 +138,7 @@ public class YarnCopilotAuxService extends AuxiliaryService {
 
     @Override
     public void initializeContainer(ContainerInitializationContext context) {
-        var id = context.getContainerId();
+        ContainerId id = context.getContainerId();
         registry.add(new TrackedContainer(id.toString(), id.getApplicationAttemptId().getApplicationId().toString(),
                 context.getUser(), context.getResource().getVirtualCores(), context.getResource().getMemorySize(),
                 context.getContainerType() == ContainerType.APPLICATION_MASTER, System.currentTimeMillis()));

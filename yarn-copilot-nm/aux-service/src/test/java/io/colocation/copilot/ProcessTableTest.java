@@ -1,6 +1,7 @@
 package io.colocation.copilot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ class ProcessTableTest {
             assertTrue(outcome.terminated().containsAll(tree), outcome.toString());
             Thread.sleep(200);
             for (int pid : tree) {
-                assertTrue(ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true), "pid " + pid + " survived");
+                assertFalse(RunningProcess.running(pid), "pid " + pid + " survived");
             }
         } finally {
             root.destroyForcibly();

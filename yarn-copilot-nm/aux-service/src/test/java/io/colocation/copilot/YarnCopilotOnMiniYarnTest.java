@@ -123,7 +123,7 @@ class YarnCopilotOnMiniYarnTest {
         assertEquals(id, killed.body().get("items").get(0).get("containerID").asText());
         assertTrue(killed.body().get("reason").asText().contains("killContainer requested by"), killed.body().toString());
         for (long pid : pids) {
-            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " survived the kill");
+            assertFalse(RunningProcess.running(pid), "pid " + pid + " survived the kill");
         }
         // the NodeManager sees the container exit
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

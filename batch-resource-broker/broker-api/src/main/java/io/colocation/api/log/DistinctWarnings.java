@@ -1,5 +1,7 @@
 package io.colocation.api.log;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,7 +44,7 @@ public final class DistinctWarnings {
 
     /** Subjects with a cause now, and the cause. */
     public Map<String, String> current() {
-        return Map.copyOf(current);
+        return Collections.unmodifiableMap(new HashMap<>(current));
     }
 
     /** Warnings not logged again because their cause was already reported. */

@@ -15,8 +15,93 @@ import java.util.List;
  */
 public final class VictimOrder {
     /** One running container as the chooser sees it. */
-    public record Candidate(String containerId, boolean applicationMaster, int applicationPriority, int requestPriority,
-            long startedAtMillis, long memoryMB, int vcores) {
+    public static final class Candidate {
+        private final String containerId;
+        private final boolean applicationMaster;
+        private final int applicationPriority;
+        private final int requestPriority;
+        private final long startedAtMillis;
+        private final long memoryMB;
+        private final int vcores;
+
+        public Candidate(
+                String containerId,
+                boolean applicationMaster,
+                int applicationPriority,
+                int requestPriority,
+                long startedAtMillis,
+                long memoryMB,
+                int vcores) {
+            this.containerId = containerId;
+            this.applicationMaster = applicationMaster;
+            this.applicationPriority = applicationPriority;
+            this.requestPriority = requestPriority;
+            this.startedAtMillis = startedAtMillis;
+            this.memoryMB = memoryMB;
+            this.vcores = vcores;
+        }
+
+        public String containerId() {
+            return containerId;
+        }
+
+        public boolean applicationMaster() {
+            return applicationMaster;
+        }
+
+        public int applicationPriority() {
+            return applicationPriority;
+        }
+
+        public int requestPriority() {
+            return requestPriority;
+        }
+
+        public long startedAtMillis() {
+            return startedAtMillis;
+        }
+
+        public long memoryMB() {
+            return memoryMB;
+        }
+
+        public int vcores() {
+            return vcores;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof Candidate)) {
+                return false;
+            }
+            Candidate other = (Candidate) o;
+            return java.util.Objects.equals(containerId, other.containerId)
+                    && applicationMaster == other.applicationMaster
+                    && applicationPriority == other.applicationPriority
+                    && requestPriority == other.requestPriority
+                    && startedAtMillis == other.startedAtMillis
+                    && memoryMB == other.memoryMB
+                    && vcores == other.vcores;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(containerId, applicationMaster, applicationPriority, requestPriority, startedAtMillis, memoryMB, vcores);
+        }
+
+        @Override
+        public String toString() {
+            return "Candidate[containerId=" + containerId
+                    + ", applicationMaster=" + applicationMaster
+                    + ", applicationPriority=" + applicationPriority
+                    + ", requestPriority=" + requestPriority
+                    + ", startedAtMillis=" + startedAtMillis
+                    + ", memoryMB=" + memoryMB
+                    + ", vcores=" + vcores + "]";
+        }
     }
 
     public static final Comparator<Candidate> LEAST_VALUABLE_FIRST = Comparator

@@ -25,10 +25,72 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
  */
 final class AllocationReports {
     /** The figures of a node report that count as a change (the timestamp does not). */
-    private record NodeFigures(int vcores, long memoryMB, int containers) {
+    private static final class NodeFigures {
+        private final int vcores;
+        private final long memoryMB;
+        private final int containers;
+
+        NodeFigures(int vcores, long memoryMB, int containers) {
+            this.vcores = vcores;
+            this.memoryMB = memoryMB;
+            this.containers = containers;
+        }
+
+        public int vcores() {
+            return vcores;
+        }
+
+        public long memoryMB() {
+            return memoryMB;
+        }
+
+        public int containers() {
+            return containers;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof NodeFigures)) {
+                return false;
+            }
+            NodeFigures other = (NodeFigures) o;
+            return vcores == other.vcores
+                    && memoryMB == other.memoryMB
+                    && containers == other.containers;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(vcores, memoryMB, containers);
+        }
+
+        @Override
+        public String toString() {
+            return "NodeFigures[vcores=" + vcores
+                    + ", memoryMB=" + memoryMB
+                    + ", containers=" + containers + "]";
+        }
     }
 
-    private record Sent<T>(T figures, long atMillis) {
+    private static final class Sent<T> {
+        private final T figures;
+        private final long atMillis;
+
+        Sent(T figures, long atMillis) {
+            this.figures = figures;
+            this.atMillis = atMillis;
+        }
+
+        public T figures() {
+            return figures;
+        }
+
+        public long atMillis() {
+            return atMillis;
+        }
     }
 
     private final RMContext rmContext;

@@ -39,10 +39,11 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
 
     @Override
     public void init(Configuration config, RMContext context, ResourceScheduler scheduler) {
-        if (!(scheduler instanceof AbstractYarnScheduler<?, ?> yarnScheduler)) {
+        if (!(scheduler instanceof AbstractYarnScheduler)) {
             throw new IllegalArgumentException(NAME + " needs a scheduler derived from AbstractYarnScheduler "
                     + "(CapacityScheduler, FairScheduler, FifoScheduler); found " + scheduler.getClass().getName());
         }
+        AbstractYarnScheduler<?, ?> yarnScheduler = (AbstractYarnScheduler<?, ?>) scheduler;
         settings = PluginSettings.from(config);
         capacity = new NodeCapacity(context, scheduler);
         channel = new GrantChannel(settings, this);
@@ -120,16 +121,19 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
             return;
         }
         switch (book.offer(grant)) {
-            case ACCEPTED -> capacity.apply(grant, System.currentTimeMillis());
-            case STALE_EPOCH -> {
+            case ACCEPTED:
+                capacity.apply(grant, System.currentTimeMillis());
+                break;
+            case STALE_EPOCH:
                 LOG.warn("ignoring grant for {} from broker epoch {} (version {}): the current epoch is {}, a deposed "
                         + "broker leader wrote it", grant.nodeId(), grant.epoch(), grant.version(), book.fencingEpoch());
                 if (metrics != null) {
                     metrics.staleGrant();
                 }
-            }
-            case NOT_NEWER -> LOG.debug("grant for {} epoch {} version {} is not newer than the one applied",
-                    grant.nodeId(), grant.epoch(), grant.version());
+                break;
+            default: // NOT_NEWER
+                LOG.debug("grant for {} epoch {} version {} is not newer than the one applied",
+                        grant.nodeId(), grant.epoch(), grant.version());
         }
     }
 

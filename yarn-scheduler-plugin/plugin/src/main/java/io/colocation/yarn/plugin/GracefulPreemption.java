@@ -18,6 +18,7 @@ import org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerPreemptEvent;
@@ -192,10 +193,9 @@ final class GracefulPreemption {
     }
 
     private static boolean ended(RMContainer c) {
-        return switch (c.getState()) {
-            case COMPLETED, KILLED, RELEASED, EXPIRED -> true;
-            default -> false;
-        };
+        RMContainerState state = c.getState();
+        return state == RMContainerState.COMPLETED || state == RMContainerState.KILLED || state == RMContainerState.RELEASED
+                || state == RMContainerState.EXPIRED;
     }
 
     private int applicationPriority(ApplicationId app) {

@@ -31,7 +31,22 @@ final class NodeCapacity {
     static final long REDISPATCH_AFTER_MS = 1_000;
 
     /** A grant the scheduler now enforces: acknowledge it. */
-    record Applied(YarnGrant grant, long latencyMillis) {
+    static final class Applied {
+        private final YarnGrant grant;
+        private final long latencyMillis;
+
+        Applied(YarnGrant grant, long latencyMillis) {
+            this.grant = grant;
+            this.latencyMillis = latencyMillis;
+        }
+
+        public YarnGrant grant() {
+            return grant;
+        }
+
+        public long latencyMillis() {
+            return latencyMillis;
+        }
     }
 
     private static final class Node {

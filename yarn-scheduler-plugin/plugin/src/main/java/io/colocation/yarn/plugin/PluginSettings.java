@@ -7,17 +7,80 @@ import org.apache.hadoop.conf.Configuration;
  * The plugin's configuration, read from the ResourceManager's yarn-site.xml. Every key is documented in
  * conf/hadoop/yarn-site.scheduler-plugin.xml; a bad value fails the RM's start with the key named.
  */
-record PluginSettings(
-        String zookeeperConnect,
-        String zookeeperRoot,
-        String clusterId,
-        int sessionTimeoutMs,
-        long intervalMs,
-        long reportRefreshMs,
-        long reportMinIntervalMs,
-        boolean preemptionEnabled,
-        long waitBeforeKillMs,
-        double maxPreemptionsPerSecond) {
+final class PluginSettings {
+    private final String zookeeperConnect;
+    private final String zookeeperRoot;
+    private final String clusterId;
+    private final int sessionTimeoutMs;
+    private final long intervalMs;
+    private final long reportRefreshMs;
+    private final long reportMinIntervalMs;
+    private final boolean preemptionEnabled;
+    private final long waitBeforeKillMs;
+    private final double maxPreemptionsPerSecond;
+
+    PluginSettings(
+            String zookeeperConnect,
+            String zookeeperRoot,
+            String clusterId,
+            int sessionTimeoutMs,
+            long intervalMs,
+            long reportRefreshMs,
+            long reportMinIntervalMs,
+            boolean preemptionEnabled,
+            long waitBeforeKillMs,
+            double maxPreemptionsPerSecond) {
+        this.zookeeperConnect = zookeeperConnect;
+        this.zookeeperRoot = zookeeperRoot;
+        this.clusterId = clusterId;
+        this.sessionTimeoutMs = sessionTimeoutMs;
+        this.intervalMs = intervalMs;
+        this.reportRefreshMs = reportRefreshMs;
+        this.reportMinIntervalMs = reportMinIntervalMs;
+        this.preemptionEnabled = preemptionEnabled;
+        this.waitBeforeKillMs = waitBeforeKillMs;
+        this.maxPreemptionsPerSecond = maxPreemptionsPerSecond;
+    }
+
+    public String zookeeperConnect() {
+        return zookeeperConnect;
+    }
+
+    public String zookeeperRoot() {
+        return zookeeperRoot;
+    }
+
+    public String clusterId() {
+        return clusterId;
+    }
+
+    public int sessionTimeoutMs() {
+        return sessionTimeoutMs;
+    }
+
+    public long intervalMs() {
+        return intervalMs;
+    }
+
+    public long reportRefreshMs() {
+        return reportRefreshMs;
+    }
+
+    public long reportMinIntervalMs() {
+        return reportMinIntervalMs;
+    }
+
+    public boolean preemptionEnabled() {
+        return preemptionEnabled;
+    }
+
+    public long waitBeforeKillMs() {
+        return waitBeforeKillMs;
+    }
+
+    public double maxPreemptionsPerSecond() {
+        return maxPreemptionsPerSecond;
+    }
 
     static final String PREFIX = "colocation.yarn.";
     static final String ZK_CONNECT = PREFIX + "zookeeper.connect";
