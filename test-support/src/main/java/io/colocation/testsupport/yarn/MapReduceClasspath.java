@@ -42,11 +42,13 @@ public final class MapReduceClasspath {
         // true would hand containers this JVM's (shaded) classpath
         conf.setBoolean("yarn.is.minicluster", false);
         conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
-        conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m");
+        // Containers run on this JDK 17; Hadoop 3.3's AM (Guice's cglib) needs java.lang opened, as on any Java 17 host.
+        String opens = " --add-opens=java.base/java.lang=ALL-UNNAMED";
+        conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m" + opens);
         conf.setInt("mapreduce.map.memory.mb", 256);
         conf.setInt("mapreduce.reduce.memory.mb", 256);
-        conf.set("mapreduce.map.java.opts", "-Xmx192m");
-        conf.set("mapreduce.reduce.java.opts", "-Xmx192m");
+        conf.set("mapreduce.map.java.opts", "-Xmx192m" + opens);
+        conf.set("mapreduce.reduce.java.opts", "-Xmx192m" + opens);
         conf.setInt("mapreduce.task.io.sort.mb", 16);
     }
 }

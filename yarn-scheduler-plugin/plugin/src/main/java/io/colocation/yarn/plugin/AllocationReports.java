@@ -5,11 +5,14 @@ import io.colocation.api.yarn.YarnNodeReport;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceUsage;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
@@ -154,16 +157,25 @@ final class AllocationReports {
         });
     }
 
-    /** Outstanding requests of every running application attempt, summed per node partition ("" = default). */
+    /**
+     * Outstanding requests of every running application attempt, summed per node partition ("" = default).
+     * The partitions are the cluster's (the label manager's names, the same in Hadoop 3.3 and 3.4, whereas
+     * the attempt's own partition set changed its name between them).
+     */
     Map<String, YarnDemand.Partition> pendingByPartition() {
         Map<String, long[]> sums = new TreeMap<>();
+        Set<String> partitions = new TreeSet<>();
+        partitions.add(RMNodeLabelsManager.NO_LABEL);
+        if (rmContext.getNodeLabelManager() != null) {
+            partitions.addAll(rmContext.getNodeLabelManager().getClusterNodeLabelNames());
+        }
         for (SchedulerApplication<?> app : scheduler.getSchedulerApplications().values()) {
             SchedulerApplicationAttempt attempt = app.getCurrentAppAttempt();
             if (attempt == null) {
                 continue;
             }
             ResourceUsage usage = attempt.getAppAttemptResourceUsage();
-            for (String partition : usage.getExistingNodeLabels()) {
+            for (String partition : partitions) {
                 Resource pending = usage.getPending(partition);
                 if (pending.getMemorySize() > 0 || pending.getVirtualCores() > 0) {
                     long[] sum = sums.computeIfAbsent(partition, p -> new long[2]);
@@ -172,8 +184,8 @@ final class AllocationReports {
                 }
             }
         }
-        Map<String, YarnDemand.Partition> partitions = new TreeMap<>();
-        sums.forEach((p, s) -> partitions.put(p, new YarnDemand.Partition((int) s[0], s[1])));
-        return partitions;
+        Map<String, YarnDemand.Partition> pending = new TreeMap<>();
+        sums.forEach((p, s) -> pending.put(p, new YarnDemand.Partition((int) s[0], s[1])));
+        return pending;
     }
 }
