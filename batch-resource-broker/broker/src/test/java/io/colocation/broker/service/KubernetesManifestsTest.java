@@ -1,0 +1,181 @@
+package io.colocation.broker.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.testsupport.Await;
+import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The manifests in {@code conf/kubernetes/} against a real API server with RBAC on: everything the
+ * kustomization lists applies (as {@code kubectl apply -k} would, server-side), the NodeManager example
+ * applies, and the broker and the koordlet can do their work with their own ServiceAccount's rights and no
+ * more (the test impersonates each ServiceAccount).
+ */
+@ExtendWith({KubeApiServerExtension.class, ZooKeeperExtension.class})
+class KubernetesManifestsTest {
+    private static final Path MANIFESTS = Path.of("../../conf/kubernetes");
+    private static final String NS = "koordinator-system";
+    private static final String OWNER = "manifests";
+    private static final long GI = 1024L * 1024 * 1024;
+
+    private Broker broker;
+
+    @AfterEach
+    void stop(KubernetesClient client) {
+        if (broker != null) {
+            broker.stop();
+            broker = null;
+        }
+        ColocationObjects.cleanUp(client, OWNER, "manifests-none");
+    }
+
+    /** The files kustomization.yaml lists, in its order. */
+    private static List<Path> kustomization() throws IOException {
+        JsonNode k = new ObjectMapper(new YAMLFactory()).readTree(MANIFESTS.resolve("kustomization.yaml").toFile());
+        List<Path> files = new ArrayList<>();
+        k.path("resources").forEach(r -> files.add(MANIFESTS.resolve(r.asText())));
+        return files;
+    }
+
+    /** Applies every object of a file server-side, as {@code kubectl apply --server-side} does. */
+    private static List<HasMetadata> apply(KubernetesClient client, Path file) throws IOException {
+        List<HasMetadata> applied = new ArrayList<>();
+        try (InputStream in = Files.newInputStream(file)) {
+            for (HasMetadata item : client.load(in).items()) {
+                applied.add(client.resource(item).fieldManager("colocation-manifests-test").forceConflicts().serverSideApply());
+            }
+        }
+        return applied;
+    }
+
+    private static void applyKustomization(KubernetesClient client) throws Exception {
+        for (Path file : kustomization()) {
+            assertFalse(apply(client, file).isEmpty(), file + " holds objects");
+        }
+        ColocationObjects.installCrd(client, MANIFESTS.resolve("crds/slo.koordinator.sh_nodemetrics.yaml"),
+                KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
+        ColocationObjects.installCrd(client, MANIFESTS.resolve("crds/slo.koordinator.sh_nodeslos.yaml"),
+                KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO");
+    }
+
+    /** A client that acts as a ServiceAccount of koordinator-system (the admin token may impersonate). */
+    private static KubernetesClient as(KubernetesClient admin, String serviceAccount) {
+        Config config = new ConfigBuilder(admin.getConfiguration())
+                .withImpersonateUsername("system:serviceaccount:" + NS + ":" + serviceAccount)
+                .withImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + NS, "system:authenticated")
+                .build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    @Test
+    void everyManifestOfTheKustomizationAppliesAndTheExampleToo(KubernetesClient client) throws Exception {
+        List<Path> files = kustomization();
+        try (var listed = Files.list(MANIFESTS)) {
+            List<String> yamls = listed.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".yaml") && !n.equals("kustomization.yaml") && !n.contains(".example.")).toList();
+            for (String yaml : yamls) {
+                assertTrue(files.contains(MANIFESTS.resolve(yaml)), yaml + " is listed in kustomization.yaml");
+            }
+        }
+        applyKustomization(client);
+        Deployment deployment = client.apps().deployments().inNamespace(NS).withName("colocation-broker").get();
+        assertEquals(2, deployment.getSpec().getReplicas());
+        DaemonSet koordlet = client.apps().daemonSets().inNamespace(NS).withName("koordlet").get();
+        assertNotNull(koordlet);
+        assertNotNull(client.configMaps().inNamespace(NS).withName("slo-controller-config").get());
+        for (String priorityClass : List.of("koord-prod", "koord-mid", "koord-batch", "koord-free")) {
+            assertNotNull(client.scheduling().v1().priorityClasses().withName(priorityClass).get(), priorityClass);
+        }
+        // applying again changes nothing and fails nothing
+        applyKustomization(client);
+
+        List<HasMetadata> example = apply(client, MANIFESTS.resolve("nodemanager-daemonset.example.yaml"));
+        assertTrue(example.stream().anyMatch(o -> o instanceof DaemonSet), example.toString());
+    }
+
+    @Test
+    void theBrokerPublishesBatchWithItsServiceAccountsRightsAlone(KubernetesClient client, TestZooKeeper zk) throws Exception {
+        applyKustomization(client);
+        String node = "manifests-node";
+        ColocationObjects.node(client, node, OWNER, 16, 64);
+        ColocationObjects.nodeMetric(client, node, OWNER, 4000, 16 * GI, Instant.now());
+        try (KubernetesClient asBroker = as(client, "colocation-broker")) {
+            BrokerConfiguration config = KubeFixtures.config(zk.connectString(), "/manifests", NS, "partitioned");
+            broker = new Broker(config, asBroker, Clock.systemUTC());
+            broker.start();
+            assertTrue(broker.leadership().awaitLeadership(Duration.ofSeconds(20)));
+            // node status (batch), node annotations, the NodeMetric spec and the NodeSLO: every write it makes
+            Await.until(Duration.ofSeconds(30), () -> {
+                long[] batch = KubeFixtures.batchAllocatable(client, node);
+                GenericKubernetesResource slo = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO")
+                        .withName(node).get();
+                GenericKubernetesResource metric = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION,
+                        KoordinatorKeys.NODE_METRIC_KIND).withName(node).get();
+                return batch != null && batch[0] > 0 && slo != null && metric.get("spec") != null;
+            });
+            assertEquals(Map.of(), broker.sloControllers().writeErrors(), "no write refused");
+            assertTrue(broker.view().notWatching().isEmpty(), "every informer watches: " + broker.view().notWatching());
+            // ... and nothing beyond its role
+            KubernetesClientException refused = assertThrows(KubernetesClientException.class,
+                    () -> asBroker.configMaps().inNamespace("default").list());
+            assertEquals(403, refused.getCode());
+        }
+    }
+
+    @Test
+    void theKoordletReadsWhatItNeedsAndWritesOnlyNodeMetricStatus(KubernetesClient client) throws Exception {
+        applyKustomization(client);
+        String node = "manifests-koordlet-node";
+        ColocationObjects.node(client, node, OWNER, 8, 32);
+        ColocationObjects.nodeMetric(client, node, OWNER, 1000, 4 * GI, Instant.now());
+        try (KubernetesClient asKoordlet = as(client, "koordlet")) {
+            asKoordlet.pods().inAnyNamespace().withField("spec.nodeName", node).list();
+            assertNotNull(asKoordlet.nodes().withName(node).get());
+            asKoordlet.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO").list();
+            var metrics = asKoordlet.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
+            GenericKubernetesResource metric = metrics.withName(node).get();
+            metric.setAdditionalProperty("status", Map.of("updateTime", Instant.now().toString()));
+            metrics.resource(metric).updateStatus();
+
+            KubernetesClientException deleteNode = assertThrows(KubernetesClientException.class,
+                    () -> asKoordlet.nodes().withName(node).delete());
+            assertEquals(403, deleteNode.getCode());
+            KubernetesClientException writeSpec = assertThrows(KubernetesClientException.class,
+                    () -> metrics.resource(metrics.withName(node).get()).update());
+            assertEquals(403, writeSpec.getCode(), "the spec is the broker's");
+        }
+    }
+}
