@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.broker.cli.StatusCommand;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.KubeApiServer;
@@ -13,7 +14,10 @@ import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.zookeeper.TestZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -104,6 +108,40 @@ class BrokerApplicationTest {
         HttpResponse<String> r = send("GET", url, null);
         assertEquals(200, r.statusCode(), url + ": " + r.body());
         return JSON.readTree(r.body());
+    }
+
+    /** {@code colocation status} against this broker, against nothing and against a port that is not a broker's. */
+    @Test
+    void statusShowsTheClusterOnOneScreenAndSaysWhyWhenItCannot() throws Exception {
+        Await.until(Duration.ofSeconds(20), () -> app.broker().ledger().get(NODE)
+                .map(l -> !l.drained() && l.kubernetesGrant().cpuMilli() == 2800).orElse(false));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = StatusCommand.run(new String[] {"--top", "5"}, Map.of("COLOCATION_BROKER_URL", api), new PrintStream(out, true),
+                new PrintStream(err, true));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("policy partitioned"), text);
+        assertTrue(text.contains("leader this replica (epoch "), text);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith(NODE) && l.contains("2.8") && l.endsWith("ok")), text);
+
+        ByteArrayOutputStream refusedErr = new ByteArrayOutputStream();
+        int refused = StatusCommand.run(new String[] {"--broker", "http://127.0.0.1:1"}, Map.of(), new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(refusedErr, true));
+        assertEquals(1, refused);
+        assertTrue(refusedErr.toString(StandardCharsets.UTF_8).contains("cannot reach the broker at http://127.0.0.1:1"),
+                refusedErr.toString(StandardCharsets.UTF_8));
+
+        ByteArrayOutputStream adminErr = new ByteArrayOutputStream();
+        int notBroker = StatusCommand.run(new String[] {"--broker", admin}, Map.of(), new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(adminErr, true));
+        assertEquals(1, notBroker);
+        assertTrue(adminErr.toString(StandardCharsets.UTF_8).contains("answered HTTP 404"), adminErr.toString(StandardCharsets.UTF_8));
+
+        assertEquals(2, StatusCommand.run(new String[] {"--top", "many"}, Map.of(), new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(new ByteArrayOutputStream())));
+        assertEquals(2, StatusCommand.run(new String[] {"--broker", "localhost:8080"}, Map.of(), new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(new ByteArrayOutputStream())));
     }
 
     @Test
