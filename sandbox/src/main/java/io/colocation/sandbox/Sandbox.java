@@ -125,9 +125,10 @@ public final class Sandbox implements AutoCloseable {
             narrator.plain("""
 
                       kubectl:   kubectl --kubeconfig %s get nodes,pods -A
-                      broker:    curl -s http://127.0.0.1:%d/api/v1/nodes
+                      broker:    %s status --broker http://127.0.0.1:%d
+                                 curl -s http://127.0.0.1:%d/api/v1/nodes
                       logs:      %s
-                    """.formatted(api.kubeconfig(), port, logs));
+                    """.formatted(api.kubeconfig(), launcher, port, port, logs));
 
             Summary summary = scenario.play(clock);
             narrator.plain("\n" + summary.table() + "\n");
