@@ -1,8 +1,8 @@
 package io.colocation.api.yarn;
 
 /**
- * The broker ⇄ YARN scheduler plugin contract in ZooKeeper. Every document is JSON of the records in
- * this package (field names as the record components), written by one side only:
+ * The broker ⇄ YARN scheduler plugin contract in ZooKeeper. Every document is JSON of the document classes
+ * in this package (field names as their fields), written by one side only:
  * <pre>
  * {root}/epoch                                  broker: the leader epoch (decimal text), the fencing token
  * {root}/yarn/{clusterId}/grants/{nodeId}       broker: {@link YarnGrant} for one NodeManager

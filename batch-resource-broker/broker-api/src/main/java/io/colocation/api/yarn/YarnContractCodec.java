@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The one JSON codec of the {@link YarnContract} documents, used by the broker, the scheduler plugin and the
- * benchmarks. Jackson 2.12 APIs only: the ResourceManager ships 2.12.7. Reading validates: each record
+ * benchmarks. Jackson 2.12 APIs only: the ResourceManager ships 2.12.7. Reading validates: each document class
  * refuses values no writer may produce (negative allocations, an empty node id), so a bad document is
  * refused where it enters, with a message naming its path and the field.
  */

@@ -65,8 +65,8 @@ final class KubernetesGrantWriter {
         try {
             side.publish(w.node(), w.object(), p);
             written.put(w.node(), new Written(batch, mid, now));
-            LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", w.node(), YarnUnits.describe(batch), reason,
-                    YarnUnits.describe(w.origin()), YarnUnits.describe(w.kubernetesUsed()), YarnUnits.describe(w.yarnUsed()));
+            LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", w.node(), describe(batch), reason,
+                    describe(w.origin()), describe(w.kubernetesUsed()), describe(w.yarnUsed()));
             pub = new Publication(now, batch, reason, null);
         } catch (IOException | RuntimeException e) {
             LOG.warn("node {}: Kubernetes publication failed: {}", w.node(), e.getMessage());
@@ -84,6 +84,11 @@ final class KubernetesGrantWriter {
     void retain(Collection<String> nodes) {
         written.keySet().retainAll(nodes);
         last.keySet().retainAll(nodes);
+    }
+
+    /** Batch as the log shows it: milli-cores and MiB, or "removed". */
+    private static String describe(Resources r) {
+        return r == null ? "removed" : r.cpuMilli() + "m/" + r.memoryBytes() / YarnUnits.MIB + "Mi";
     }
 
     private static <T> T orDefault(T value, T fallback) {

@@ -24,8 +24,4 @@ final class YarnUnits {
         int vcores = (int) Math.min(Integer.MAX_VALUE, Math.max(r.cpuMilli(), 0) / 1000);
         return new YarnSide.Usage(vcores, Math.max(r.memoryBytes(), 0) / MIB);
     }
-
-    static String describe(Resources r) {
-        return r == null ? "removed" : r.cpuMilli() + "m/" + r.memoryBytes() / MIB + "Mi";
-    }
 }
