@@ -11,6 +11,11 @@ public final class KoordinatorKeys {
     public static final String LABEL_MEMORY_RECLAIM_RATIO = "node.koordinator.sh/memory-reclaim-ratio";
     public static final String LABEL_MID_STATIC_CPU_RESERVED_RATIO = "node.koordinator.sh/mid-static-cpu-reserved-ratio";
     public static final String LABEL_MID_STATIC_MEMORY_RESERVED_RATIO = "node.koordinator.sh/mid-static-memory-reserved-ratio";
+    public static final String LABEL_EVICTION_ENABLED = "koordinator.sh/eviction-enabled";
+    public static final String ANNOTATION_EVICTION_PRIORITY = "koordinator.sh/eviction-priority";
+    public static final String ANNOTATION_EVICTION_POLICY = "koordinator.sh/eviction-policy";
+    public static final String ANNOTATION_RESOURCE_STATUS = "scheduling.koordinator.sh/resource-status";
+    public static final String ANNOTATION_SYSTEM_QOS_RESOURCE = "node.koordinator.sh/system-qos-resource";
     public static final String ANNOTATION_NODE_RESERVATION = "node.koordinator.sh/reservation";
     public static final String ANNOTATION_CPU_NORMALIZATION_RATIO = "node.koordinator.sh/cpu-normalization-ratio";
     public static final String ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE = "node.koordinator.sh/originExtendedAllocatable";

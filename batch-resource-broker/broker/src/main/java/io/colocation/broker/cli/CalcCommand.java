@@ -8,6 +8,7 @@ import io.colocation.broker.calculation.NodeReclaim;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationConfigParser;
 import io.colocation.model.config.InvalidConfigException;
+import io.colocation.model.document.KubeDocuments;
 import io.colocation.api.InvalidInputException;
 import io.colocation.broker.kube.NodeCalculation;
 import io.colocation.broker.kube.NodeInputs;
@@ -119,7 +120,7 @@ public final class CalcCommand {
                 printText(results, out);
             }
             return 0;
-        } catch (CalcException e) {
+        } catch (CalcException | InvalidInputException e) {
             err.println("colocation calc: " + e.getMessage());
             return 1;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -133,7 +134,7 @@ public final class CalcCommand {
     }
 
     static List<NodeReclaim> calculate(List<String> files, InputStream stdin, Instant now, PrintStream warnings)
-            throws CalcException {
+            throws CalcException, InvalidInputException {
         Map<String, KubeDocuments.Sourced> nodes = new LinkedHashMap<>();
         Map<String, List<Pod>> podsByNode = new LinkedHashMap<>();
         Map<String, KubeDocuments.Sourced> nodeMetrics = new LinkedHashMap<>();
@@ -152,7 +153,7 @@ public final class CalcCommand {
                         throw new CalcException(doc.file() + ": Node " + doc.name() + " is given twice");
                     }
                 } else if (kind.equals("Pod")) {
-                    Pod pod = convert(doc, Pod.class);
+                    Pod pod = doc.as(Pod.class);
                     String previous = podSources.put(doc.name(), doc.file());
                     if (previous != null) {
                         throw new CalcException(doc.file() + ": Pod " + doc.name() + " is given twice (also in " + previous + ")");
@@ -225,7 +226,7 @@ public final class CalcCommand {
 
         List<NodeReclaim> results = new ArrayList<>();
         for (KubeDocuments.Sourced nodeDoc : nodes.values()) {
-            Node node = convert(nodeDoc, Node.class);
+            Node node = nodeDoc.as(Node.class);
             KubeDocuments.Sourced metricDoc = nodeMetrics.get(nodeDoc.name());
             NodeCalculation.Metric metric;
             try {
@@ -245,40 +246,6 @@ public final class CalcCommand {
             results.add(outcome.reclaim());
         }
         return results;
-    }
-
-    private static <T> T convert(KubeDocuments.Sourced doc, Class<T> type) throws CalcException {
-        try {
-            return JSON.treeToValue(doc.object(), type);
-        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
-            String field = e.getPath().stream()
-                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
-            throw new CalcException(doc.file() + ": " + type.getSimpleName() + " " + doc.name() + ": not a valid "
-                    + type.getSimpleName() + (field.isEmpty() ? "" : ": " + field + " has the wrong shape")
-                    + (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m && m.getTargetType() != null
-                            ? " (expected " + shape(m.getTargetType()) + ")" : ""));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-            throw new CalcException(doc.file() + ": " + type.getSimpleName() + " " + doc.name() + ": not a valid "
-                    + type.getSimpleName());
-        }
-    }
-
-    /** A Java target type in the words of a Kubernetes object: a map, a list, a string, a number. */
-    private static String shape(Class<?> type) {
-        if (Map.class.isAssignableFrom(type)) {
-            return "a map";
-        }
-        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
-            return "a list";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
-            return "a number or true/false";
-        }
-        return "an object";
     }
 
     static Map<String, Object> toJson(List<NodeReclaim> results) {

@@ -60,23 +60,29 @@ public final class NodeAnnotations {
 
     /** The number of CPUs in a Linux CPU list ({@code 0-3,8}), or -1 if it is not one. */
     public static int countCpus(String list) {
+        List<Integer> cpus = cpuList(list);
+        return cpus == null ? -1 : cpus.size();
+    }
+
+    /** The CPUs of a Linux CPU list ({@code 0-3,8}), ascending; null if it is not one. */
+    public static List<Integer> cpuList(String list) {
         if (list.length() > MAX_CPU_LIST_LENGTH || !CPU_LIST.matcher(list).matches()) {
-            return -1;
+            return null;
         }
         java.util.BitSet cpus = new java.util.BitSet();
         for (String part : list.split(",")) {
             String[] range = part.trim().split("\\s*-\\s*");
             if (range[0].length() > 6 || range[range.length - 1].length() > 6) {
-                return -1;
+                return null;
             }
             int from = Integer.parseInt(range[0]);
             int to = range.length == 2 ? Integer.parseInt(range[1]) : from;
             if (to < from || to >= MAX_CPU_ID) {
-                return -1;
+                return null;
             }
             cpus.set(from, to + 1);
         }
-        return cpus.cardinality();
+        return cpus.stream().boxed().toList();
     }
 
     public static Double normalizationRatio(String value, String where, List<String> notes) {

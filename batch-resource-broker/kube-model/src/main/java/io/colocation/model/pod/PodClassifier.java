@@ -32,7 +32,8 @@ public final class PodClassifier {
         return raw != PriorityClass.NONE ? raw : qosClass(pod).defaultPriorityClass();
     }
 
-    static PriorityClass rawPriorityClass(Pod pod) {
+    /** The priority-class label, else spec.priority's range; without the QoS default ({@code GetPodPriorityClassRaw}). */
+    public static PriorityClass rawPriorityClass(Pod pod) {
         Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
         if (labels != null && labels.containsKey(KoordinatorKeys.LABEL_PRIORITY_CLASS)) {
             // When the label is present, spec.priority is not consulted, even if the label names no class.
@@ -42,9 +43,20 @@ public final class PodClassifier {
         return priority == null ? PriorityClass.NONE : PriorityClass.fromPriorityValue(priority);
     }
 
-    public static QoSClass qosClass(Pod pod) {
+    /** Koordinator's {@code GetPodPriorityValueWithDefault}: a non-zero spec.priority, else the class's default value. */
+    public static int priorityValue(Pod pod) {
+        Integer priority = pod.getSpec() == null ? null : pod.getSpec().getPriority();
+        return priority != null && priority != 0 ? priority : priorityClass(pod).defaultValue();
+    }
+
+    /** The {@code koordinator.sh/qosClass} label alone ({@code GetPodQoSClassRaw}); NONE without it. */
+    public static QoSClass rawQosClass(Pod pod) {
         Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
-        QoSClass raw = QoSClass.fromLabel(labels == null ? null : labels.get(KoordinatorKeys.LABEL_QOS_CLASS));
+        return QoSClass.fromLabel(labels == null ? null : labels.get(KoordinatorKeys.LABEL_QOS_CLASS));
+    }
+
+    public static QoSClass qosClass(Pod pod) {
+        QoSClass raw = rawQosClass(pod);
         return raw != QoSClass.NONE ? raw : QoSClass.fromKubeQoS(kubeQoSClass(pod));
     }
 

@@ -1,4 +1,4 @@
-package io.colocation.broker.cli;
+package io.colocation.model.document;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.colocation.api.InvalidInputException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,20 +19,21 @@ import java.util.List;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * Reads Kubernetes objects from files as {@code kubectl get -o yaml|json} writes them: YAML (one or many
+ * Reads Kubernetes objects from files (for the {@code calc} and {@code explain} commands) as {@code kubectl get -o yaml|json} writes them: YAML (one or many
  * documents) or JSON, with {@code kind: List} (and {@code *List}) expanded into their items. Streams the
  * input (no copy in memory) up to {@link #MAX_INPUT_BYTES}; what is too big, too deep or malformed is an
  * error naming the file.
  */
-final class KubeDocuments {
+public final class KubeDocuments {
     /** Big enough for {@code kubectl get pods -A -o yaml} of a large cluster; a runaway input stops here. */
-    static final long MAX_INPUT_BYTES = 1L << 30;
+    public static final long MAX_INPUT_BYTES = 1L << 30;
     /** Kubernetes objects nest a few dozen levels; deeper is no object of ours. */
     private static final int MAX_NESTING = 200;
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .loaderOptions(yamlLimits())
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
             .build());
+    private static final ObjectMapper OBJECTS = new ObjectMapper();
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
             .build());
@@ -45,22 +47,56 @@ final class KubeDocuments {
     }
 
     /** One object and where it came from. */
-    record Sourced(String file, JsonNode object) {
-        String kind() {
+    public record Sourced(String file, JsonNode object) {
+        public String kind() {
             return object.path("kind").asText("");
         }
 
-        String name() {
+        public String name() {
             String ns = object.path("metadata").path("namespace").asText("");
             String name = object.path("metadata").path("name").asText("");
             return ns.isEmpty() ? name : ns + "/" + name;
         }
+
+        /** The object as a typed model; a field of the wrong shape is an error naming the file, object and field. */
+        public <T> T as(Class<T> type) throws InvalidInputException {
+            String what = file + ": " + type.getSimpleName() + " " + name() + ": not a valid " + type.getSimpleName();
+            try {
+                return OBJECTS.treeToValue(object, type);
+            } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+                String field = e.getPath().stream()
+                        .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                        .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
+                throw new InvalidInputException(what + (field.isEmpty() ? "" : ": " + field + " has the wrong shape")
+                        + (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m && m.getTargetType() != null
+                                ? " (expected " + shape(m.getTargetType()) + ")" : ""));
+            } catch (JsonProcessingException | IllegalArgumentException e) {
+                throw new InvalidInputException(what);
+            }
+        }
+    }
+
+    /** A Java target type in the words of a Kubernetes object: a map, a list, a string, a number. */
+    private static String shape(Class<?> type) {
+        if (java.util.Map.class.isAssignableFrom(type)) {
+            return "a map";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "a list";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
+            return "a number or true/false";
+        }
+        return "an object";
     }
 
     private KubeDocuments() {
     }
 
-    static List<Sourced> read(String path, InputStream stdin) throws CalcException {
+    public static List<Sourced> read(String path, InputStream stdin) throws InvalidInputException {
         String label = path.equals("-") ? "<stdin>" : path;
         InputStream raw;
         try {
@@ -69,64 +105,64 @@ final class KubeDocuments {
             } else {
                 Path file = Path.of(path);
                 if (Files.isDirectory(file)) {
-                    throw new CalcException(label + ": is a directory; give the files in it one by one (-f a.yaml -f b.yaml)");
+                    throw new InvalidInputException(label + ": is a directory; give the files in it one by one (-f a.yaml -f b.yaml)");
                 }
                 raw = Files.newInputStream(file);
             }
         } catch (NoSuchFileException e) {
-            throw new CalcException(label + ": no such file");
+            throw new InvalidInputException(label + ": no such file");
         } catch (java.nio.file.InvalidPathException | IOException e) {
-            throw new CalcException(label + ": cannot read: " + e.getMessage());
+            throw new InvalidInputException(label + ": cannot read: " + e.getMessage());
         }
         try (BufferedInputStream in = new BufferedInputStream(new LimitedInputStream(raw, label), 1 << 16)) {
             boolean json = startsLikeJson(in);
             return parse(label, in, json);
         } catch (LimitedInputStream.TooLarge e) {
-            throw new CalcException(e.getMessage());
+            throw new InvalidInputException(e.getMessage());
         } catch (OutOfMemoryError e) {
-            throw new CalcException(label + ": too big for the memory of this JVM; give it more with COLOCATION_OPTS=-Xmx4g"
+            throw new InvalidInputException(label + ": too big for the memory of this JVM; give it more with COLOCATION_OPTS=-Xmx4g"
                     + " (or split the input)");
         } catch (IOException e) {
-            throw new CalcException(label + ": cannot read: " + e.getMessage());
+            throw new InvalidInputException(label + ": cannot read: " + e.getMessage());
         }
     }
 
-    private static List<Sourced> parse(String label, InputStream in, boolean json) throws CalcException, IOException {
+    private static List<Sourced> parse(String label, InputStream in, boolean json) throws InvalidInputException, IOException {
         List<Sourced> out = new ArrayList<>();
         try (MappingIterator<JsonNode> docs = (json ? JSON : YAML).readerFor(JsonNode.class).readValues(in)) {
             int index = 0;
             while (docs.hasNextValue()) {
                 JsonNode doc = docs.nextValue();
                 index++;
-                if (doc == null || doc.isNull() || doc.isMissingNode()) {
+                if (doc == null || doc.isNull() || doc.isMissingNode() || (doc.isTextual() && doc.asText().isBlank())) {
                     continue; // an empty YAML document ("---" at the end)
                 }
                 if (doc.isArray()) {
                     doc.forEach(item -> expand(label, item, out));
                 } else if (!doc.isObject()) {
-                    throw new CalcException(label + ": document " + index + " is not a Kubernetes object");
+                    throw new InvalidInputException(label + ": document " + index + " is not a Kubernetes object");
                 } else {
                     expand(label, doc, out);
                 }
             }
         } catch (JsonProcessingException e) {
             rethrowTooLarge(e);
-            throw new CalcException(label + ": malformed " + (json ? "JSON" : "YAML")
+            throw new InvalidInputException(label + ": malformed " + (json ? "JSON" : "YAML")
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr())
                     + ": " + firstLine(e.getOriginalMessage()));
         } catch (RuntimeException e) {
             // SnakeYAML reports its own limits (nesting, aliases), and the reader's failures, as unchecked exceptions.
             rethrowTooLarge(e);
-            throw new CalcException(label + ": malformed " + (json ? "JSON" : "YAML") + ": " + firstLine(String.valueOf(e.getMessage())));
+            throw new InvalidInputException(label + ": malformed " + (json ? "JSON" : "YAML") + ": " + firstLine(String.valueOf(e.getMessage())));
         }
         return out;
     }
 
     /** A parser may wrap the size limit's exception: it is still the size limit, not malformed input. */
-    private static void rethrowTooLarge(Throwable e) throws CalcException {
+    private static void rethrowTooLarge(Throwable e) throws InvalidInputException {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof LimitedInputStream.TooLarge tooLarge) {
-                throw new CalcException(tooLarge.getMessage());
+                throw new InvalidInputException(tooLarge.getMessage());
             }
         }
     }
@@ -209,7 +245,7 @@ final class KubeDocuments {
         private void count(int n) throws TooLarge {
             read += n;
             if (read > MAX_INPUT_BYTES) {
-                throw new TooLarge(label + ": larger than " + (MAX_INPUT_BYTES >> 20) + " MiB, the most calc reads;"
+                throw new TooLarge(label + ": larger than " + (MAX_INPUT_BYTES >> 20) + " MiB, the most this command reads;"
                         + " select what it needs (kubectl get pods --field-selector spec.nodeName=NODE)");
             }
         }
