@@ -52,8 +52,9 @@ public final class CpuSuppress {
         if (!t.enable()) {
             explain.add("NodeSLO resourceUsedThresholdWithBE.enable is false: suppress is off, so the BE tier gets"
                     + " all usable CPUs and no CFS quota");
-            return new CpuSuppressDecision(false, policy, beMilli, usableCpus(s), BestEffortState.UNSET_QUOTA, true, true,
-                    explain);
+            boolean known = s.cpuTopology() != null;
+            return new CpuSuppressDecision(false, policy, beMilli, known ? usableCpus(s) : currentCpuset,
+                    BestEffortState.UNSET_QUOTA, known, true, explain);
         }
         if (s.pods().isEmpty()) {
             explain.add("no pods on the node: nothing to suppress, the BE cgroup is left as it is");
