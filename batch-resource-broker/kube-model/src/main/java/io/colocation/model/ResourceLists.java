@@ -19,11 +19,6 @@ public final class ResourceLists {
         return of(cpu == null ? null : cpu.toString(), memory == null ? null : memory.toString(), where);
     }
 
-    /** The batch-cpu (milli-cores, written as the quantity's value) and batch-memory (bytes) of a typed list. */
-    public static Resources batch(Map<String, Quantity> list, String where) throws InvalidInputException {
-        return extended(list, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, where);
-    }
-
     /** An extended cpu/memory pair (batch-*, mid-*), each written as a plain value; a missing one is 0. */
     public static Resources extended(Map<String, Quantity> list, String cpuName, String memoryName, String where)
             throws InvalidInputException {

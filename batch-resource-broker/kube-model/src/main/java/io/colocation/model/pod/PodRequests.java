@@ -1,7 +1,8 @@
 package io.colocation.model.pod;
 
-import io.colocation.model.ResourceLists;
 import io.colocation.api.InvalidInputException;
+import io.colocation.api.Quantities;
+import io.colocation.api.ResourceNames;
 import io.colocation.model.Resources;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -9,9 +10,11 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
- * A pod's effective cpu/memory request, as Kubernetes' {@code PodRequests} computes it: the sum over
+ * A pod's effective requests (and limits), as Kubernetes' {@code PodRequests} computes them: the sum over
  * containers; the larger of that and each init container's request (restartable "sidecar" init
  * containers run alongside and add to both); plus {@code spec.overhead}. A container limit without a
  * request counts as the request, as the API server defaults it.
@@ -22,7 +25,8 @@ public final class PodRequests {
 
     /** The pod's effective cpu/memory request. */
     public static Resources of(Pod pod, String where) throws InvalidInputException {
-        return effective(pod, where, ResourceLists::cpuMemory);
+        Map<String, Long> r = requests(pod, where);
+        return new Resources(r.getOrDefault(ResourceNames.CPU, 0L), r.getOrDefault(ResourceNames.MEMORY, 0L));
     }
 
     /**
@@ -30,44 +34,82 @@ public final class PodRequests {
      * {@code kubernetes.io/batch-memory} (bytes) request: what a Batch pod takes from a node's Batch.
      */
     public static Resources batch(Pod pod, String where) throws InvalidInputException {
-        return effective(pod, where, ResourceLists::batch);
+        Map<String, Long> r = requests(pod, where);
+        return new Resources(r.getOrDefault(ResourceNames.BATCH_CPU, 0L), r.getOrDefault(ResourceNames.BATCH_MEMORY, 0L));
     }
 
-    @FunctionalInterface
-    private interface Reader {
-        Resources read(Map<String, Quantity> list, String where) throws InvalidInputException;
+    /**
+     * Every resource the pod requests, effective as the scheduler counts it ({@code PodRequests}): cpu in
+     * milli-cores, everything else (memory, batch-cpu, ...) as the quantity's integer value.
+     */
+    public static Map<String, Long> requests(Pod pod, String where) throws InvalidInputException {
+        return effective(pod, where, "requests", PodRequests::defaultedRequests);
+    }
+
+    /** Every resource limit of the pod, combined as Kubernetes' {@code PodLimits} does; units as {@link #requests}. */
+    public static Map<String, Long> limits(Pod pod, String where) throws InvalidInputException {
+        return effective(pod, where, "limits",
+                c -> c.getResources() == null || c.getResources().getLimits() == null ? Map.of() : c.getResources().getLimits());
     }
 
     /** Containers, sidecars and init containers combined as the scheduler does, plus the pod overhead. */
-    private static Resources effective(Pod pod, String where, Reader reader) throws InvalidInputException {
+    private static Map<String, Long> effective(Pod pod, String where, String field, Function<Container, Map<String, Quantity>> list)
+            throws InvalidInputException {
+        Map<String, Long> sum = new TreeMap<>();
         if (pod.getSpec() == null) {
-            return Resources.ZERO;
+            return sum;
         }
-        Resources sum = Resources.ZERO;
         List<Container> containers = pod.getSpec().getContainers();
         for (int i = 0; i < containers.size(); i++) {
-            sum = sum.plus(reader.read(defaultedRequests(containers.get(i)), where + "spec.containers[" + i + "].resources.requests"));
+            add(sum, read(list.apply(containers.get(i)), where + "spec.containers[" + i + "].resources." + field));
         }
-        Resources sidecars = Resources.ZERO;
-        Resources initMax = Resources.ZERO;
+        Map<String, Long> sidecars = new TreeMap<>();
+        Map<String, Long> initMax = new TreeMap<>();
         List<Container> init = pod.getSpec().getInitContainers();
         for (int i = 0; i < init.size(); i++) {
             Container c = init.get(i);
-            Resources r = reader.read(defaultedRequests(c), where + "spec.initContainers[" + i + "].resources.requests");
+            Map<String, Long> r = read(list.apply(c), where + "spec.initContainers[" + i + "].resources." + field);
             if ("Always".equals(c.getRestartPolicy())) {
-                sum = sum.plus(r);
-                sidecars = sidecars.plus(r);
-                initMax = initMax.max(sidecars);
+                add(sum, r);
+                add(sidecars, r);
+                max(initMax, sidecars);
             } else {
-                initMax = initMax.max(r.plus(sidecars));
+                Map<String, Long> withSidecars = new TreeMap<>(r);
+                add(withSidecars, sidecars);
+                max(initMax, withSidecars);
             }
         }
-        Resources total = sum.max(initMax);
+        max(sum, initMax);
         Map<String, Quantity> overhead = pod.getSpec().getOverhead();
         if (overhead != null) {
-            total = total.plus(reader.read(overhead, where + "spec.overhead"));
+            add(sum, read(overhead, where + "spec.overhead"));
         }
-        return total;
+        return sum;
+    }
+
+    private static Map<String, Long> read(Map<String, Quantity> list, String where) throws InvalidInputException {
+        Map<String, Long> out = new TreeMap<>();
+        if (list == null) {
+            return out;
+        }
+        for (Map.Entry<String, Quantity> e : list.entrySet()) {
+            Quantity q = e.getValue();
+            String at = where + "." + e.getKey();
+            if (q == null || q.getAmount() == null || q.getAmount().isEmpty()) {
+                throw new InvalidInputException(at + ": no quantity (null or empty)");
+            }
+            out.put(e.getKey(), e.getKey().equals(ResourceNames.CPU) ? Quantities.milliValue(q.toString(), at)
+                    : Quantities.value(q.toString(), at));
+        }
+        return out;
+    }
+
+    private static void add(Map<String, Long> into, Map<String, Long> more) {
+        more.forEach((k, v) -> into.merge(k, v, Long::sum));
+    }
+
+    private static void max(Map<String, Long> into, Map<String, Long> other) {
+        other.forEach((k, v) -> into.merge(k, v, Math::max));
     }
 
     /** A container's requests with each limit standing in for a missing request. */

@@ -1,0 +1,25 @@
+package io.colocation.scheduler.framework;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/** One scheduling cycle: the cluster snapshot it decides on and each plugin's data, keyed by plugin name. */
+public final class CycleState {
+    private final ClusterSnapshot snapshot;
+    private final Map<String, Object> data = new HashMap<>();
+
+    public CycleState(ClusterSnapshot snapshot) {
+        this.snapshot = snapshot;
+    }
+
+    public ClusterSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** The plugin's data for this cycle, computed once (a PreFilter result). */
+    @SuppressWarnings("unchecked")
+    public <T> T computeIfAbsent(String plugin, Function<String, T> compute) {
+        return (T) data.computeIfAbsent(plugin, compute);
+    }
+}

@@ -1,0 +1,83 @@
+package io.colocation.scheduler.framework;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides one pod on a snapshot as kube-scheduler's cycle does (filter, score, normalize, weight, select), and keeps
+ * every plugin's view of every node: filters run on all nodes, even one another plugin rejected, and scores are
+ * computed for all nodes, so {@code explain} can show why each node lost. The running scheduler uses the same cycle.
+ */
+public final class SchedulingCycle {
+    /** One plugin's view of one node: filter verdict (null: no filter extension), raw score (null: none). */
+    public record PluginView(Status filter, Long score) {
+    }
+
+    /** One node: the combined filter verdict with every reason, each plugin's view, and the weighted total. */
+    public record NodeResult(String node, Status filter, Map<String, PluginView> plugins, Long score) {
+    }
+
+    public record Decision(String pod, List<NodeResult> nodes, String selected) {
+    }
+
+    private SchedulingCycle() {
+    }
+
+    public static Decision decide(Profile profile, ClusterSnapshot snapshot, PodInfo pod) {
+        CycleState state = new CycleState(snapshot);
+        Map<String, Status> filterByNode = new LinkedHashMap<>();
+        Map<String, Map<String, Status>> pluginFilters = new LinkedHashMap<>();
+        for (NodeInfo node : snapshot.nodes()) {
+            List<String> reasons = new ArrayList<>();
+            Map<String, Status> mine = new LinkedHashMap<>();
+            for (FilterPlugin f : profile.filters()) {
+                Status s = f.filter(state, pod, node);
+                mine.put(f.name(), s);
+                if (!s.success()) {
+                    reasons.addAll(s.reasons());
+                }
+            }
+            pluginFilters.put(node.name(), mine);
+            filterByNode.put(node.name(), reasons.isEmpty() ? Status.SUCCESS : new Status(Status.Code.UNSCHEDULABLE, reasons));
+        }
+        Map<String, Map<String, Long>> rawScores = new LinkedHashMap<>();
+        Map<String, Long> totals = new LinkedHashMap<>();
+        snapshot.nodes().forEach(n -> {
+            rawScores.put(n.name(), new LinkedHashMap<>());
+            if (filterByNode.get(n.name()).success()) {
+                totals.put(n.name(), 0L);
+            }
+        });
+        for (Profile.Weighted w : profile.scores()) {
+            Map<String, Long> feasible = new LinkedHashMap<>();
+            for (NodeInfo node : snapshot.nodes()) {
+                long raw = w.plugin().score(state, pod, node);
+                rawScores.get(node.name()).put(w.plugin().name(), raw);
+                if (totals.containsKey(node.name())) {
+                    feasible.put(node.name(), raw);
+                }
+            }
+            w.plugin().normalize(state, pod, feasible);
+            feasible.forEach((node, score) -> totals.merge(node, score * w.weight(), Long::sum));
+        }
+        List<NodeResult> results = new ArrayList<>();
+        String selected = null;
+        long best = Long.MIN_VALUE;
+        for (NodeInfo node : snapshot.nodes()) {
+            Map<String, PluginView> views = new LinkedHashMap<>();
+            for (Plugin p : profile.plugins()) {
+                views.put(p.name(), new PluginView(pluginFilters.get(node.name()).get(p.name()),
+                        rawScores.get(node.name()).get(p.name())));
+            }
+            Long total = totals.get(node.name());
+            results.add(new NodeResult(node.name(), filterByNode.get(node.name()), views, total));
+            if (total != null && total > best) {
+                best = total;
+                selected = node.name(); // ties: the first node in order
+            }
+        }
+        return new Decision(pod.key(), results, selected);
+    }
+}

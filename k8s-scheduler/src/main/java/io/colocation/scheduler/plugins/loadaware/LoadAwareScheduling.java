@@ -1,0 +1,162 @@
+package io.colocation.scheduler.plugins.loadaware;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.InvalidInputException;
+import io.colocation.api.Quantities;
+import io.colocation.api.PriorityClass;
+import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.FilterPlugin;
+import io.colocation.scheduler.framework.NodeInfo;
+import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.ScorePlugin;
+import io.colocation.scheduler.framework.Status;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Koordinator's {@code LoadAwareScheduling} (KOORDINATOR-COMPAT.md §9): keeps pods off nodes whose measured load,
+ * plus the estimated load of pods placed since the last NodeMetric, plus this pod's estimate, is over a threshold,
+ * and prefers the least loaded nodes. No NormalizeScore.
+ */
+public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
+    public static final String NAME = "LoadAwareScheduling";
+    static final String RAW_ALLOCATABLE = "node.koordinator.sh/raw-allocatable";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final LoadAwareArgs args;
+
+    public LoadAwareScheduling(LoadAwareArgs args) {
+        this.args = args;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        if (pod.ownedByDaemonSet()) {
+            return Status.SUCCESS;
+        }
+        LoadAwareArgs a = UsageThresholdsAnnotation.apply(args, node.annotations());
+        boolean prod = !a.prodUsageThresholds().isEmpty() && pod.priorityClass() == PriorityClass.PROD;
+        boolean aggregated = !prod && a.aggregated().filters();
+        Map<String, Long> thresholds = prod ? a.prodUsageThresholds()
+                : aggregated ? a.aggregated().usageThresholds() : a.usageThresholds();
+        if (thresholds.values().stream().allMatch(t -> t == 0) || node.nodeMetric() == null) {
+            return Status.SUCCESS;
+        }
+        NodeMetricView metric = view(state, node);
+        if (a.filterExpiredNodeMetrics() && metric.expired(state.snapshot().now(), a.nodeMetricExpirationSeconds())) {
+            return a.enableScheduleWhenNodeMetricsExpired() ? Status.SUCCESS : Status.unschedulable("node(s) nodeMetric expired");
+        }
+        if (metric.nodeUsage() == null) {
+            return Status.SUCCESS;
+        }
+        Map<String, Long> used = prod ? prodUsed(state, pod, node, metric)
+                : used(state, pod, node, metric, aggregated, a.aggregated().usageAggregatedDuration(),
+                        a.aggregated().usageAggregationType());
+        Map<String, Long> allocatable = allocatable(node);
+        for (String r : a.resourceVector()) {
+            long threshold = thresholds.getOrDefault(r, 0L);
+            long alloc = allocatable.getOrDefault(r, 0L);
+            if (threshold == 0 || alloc == 0) {
+                continue;
+            }
+            long percent = Math.round((double) used.getOrDefault(r, 0L) / alloc * 100);
+            if (percent > threshold) {
+                return Status.unschedulable("node(s) " + r + (aggregated ? " aggregated" : "") + " usage exceed threshold");
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        long weightSum = args.resourceWeights().values().stream().mapToLong(Long::longValue).sum();
+        long dominant = args.dominantResourceWeight();
+        if (weightSum == 0 && dominant == 0 || node.nodeMetric() == null) {
+            return 0;
+        }
+        NodeMetricView metric = view(state, node);
+        if (metric.expired(state.snapshot().now(), args.nodeMetricExpirationSeconds()) || metric.nodeUsage() == null) {
+            return 0;
+        }
+        boolean prod = args.scoreAccordingProdUsage() && pod.priorityClass() == PriorityClass.PROD;
+        Map<String, Long> used = prod ? prodUsed(state, pod, node, metric)
+                : used(state, pod, node, metric, args.aggregated().scores(), args.aggregated().scoreAggregatedDuration(),
+                        args.aggregated().scoreAggregationType());
+        Map<String, Long> allocatable = allocatable(node);
+        long total = 0;
+        long dom = MAX_NODE_SCORE;
+        for (String r : args.resourceVector()) {
+            long alloc = allocatable.getOrDefault(r, 0L);
+            long u = used.getOrDefault(r, 0L);
+            long s = alloc == 0 || u > alloc ? 0 : (alloc - u) * MAX_NODE_SCORE / alloc;
+            total += s * args.resourceWeights().getOrDefault(r, 0L);
+            dom = Math.min(dom, s);
+        }
+        if (dominant > 0) {
+            total += dom * dominant;
+        }
+        return total / (weightSum + dominant);
+    }
+
+    /** base usage (node or aggregated) + what the metric misses of assigned pods + this pod's estimate. */
+    private Map<String, Long> used(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric, boolean aggregated,
+            Duration duration, String type) {
+        AssignedLoad load = load(state, node, metric);
+        Map<String, Long> incoming = PodEstimator.estimate(pod, args);
+        if (!aggregated) {
+            return AssignedLoad.sum(metric.nodeUsage(), load.delta(), incoming);
+        }
+        Map<String, Long> base = metric.aggregatedUsage(duration, type);
+        return base == null ? AssignedLoad.sum(load.estimated(), incoming, Map.of())
+                : AssignedLoad.sum(base, load.delta(), incoming);
+    }
+
+    private Map<String, Long> prodUsed(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric) {
+        AssignedLoad load = load(state, node, metric);
+        return AssignedLoad.sum(load.prodUsage(), load.prodDelta(), PodEstimator.estimate(pod, args));
+    }
+
+    private AssignedLoad load(CycleState state, NodeInfo node, NodeMetricView metric) {
+        return state.computeIfAbsent(NAME + "/load/" + node.name(), k -> AssignedLoad.of(node, metric, args));
+    }
+
+    private static NodeMetricView view(CycleState state, NodeInfo node) {
+        return state.computeIfAbsent(NAME + "/metric/" + node.name(), k -> {
+            try {
+                return NodeMetricView.of(node.nodeMetric(), "NodeMetric " + node.name() + ": ");
+            } catch (InvalidInputException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        });
+    }
+
+    /** {@code status.allocatable} overlaid by {@code node.koordinator.sh/raw-allocatable} when present and readable. */
+    static Map<String, Long> allocatable(NodeInfo node) {
+        String raw = node.annotations().get(RAW_ALLOCATABLE);
+        if (raw == null) {
+            return node.allocatable();
+        }
+        Map<String, Long> out = new LinkedHashMap<>(node.allocatable());
+        try {
+            JsonNode m = JSON.readTree(raw);
+            for (Iterator<Map.Entry<String, JsonNode>> it = m.fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> e = it.next();
+                String q = e.getValue().asText();
+                out.put(e.getKey(), e.getKey().equals("cpu") ? Quantities.milliValue(q, RAW_ALLOCATABLE)
+                        : Quantities.value(q, RAW_ALLOCATABLE));
+            }
+        } catch (JsonProcessingException | InvalidInputException | RuntimeException e) {
+            return node.allocatable(); // Koordinator falls back to status.allocatable
+        }
+        return out;
+    }
+}

@@ -1,0 +1,95 @@
+package io.colocation.scheduler.plugins.nodeaffinity;
+
+import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.FilterPlugin;
+import io.colocation.scheduler.framework.NodeInfo;
+import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.Status;
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * kube-scheduler's {@code NodeAffinity} filter: the pod's {@code nodeSelector} and its required node affinity
+ * (terms ORed, expressions ANDed; In, NotIn, Exists, DoesNotExist, Gt, Lt; {@code metadata.name} fields).
+ */
+public final class NodeAffinity implements FilterPlugin {
+    public static final String NAME = "NodeAffinity";
+    static final String REASON = "node(s) didn't match Pod's node affinity/selector";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        PodSpec spec = pod.pod().getSpec();
+        Map<String, String> labels = node.node().getMetadata().getLabels() == null ? Map.of()
+                : node.node().getMetadata().getLabels();
+        if (spec.getNodeSelector() != null) {
+            for (Map.Entry<String, String> e : spec.getNodeSelector().entrySet()) {
+                if (!e.getValue().equals(labels.get(e.getKey()))) {
+                    return Status.unschedulable(REASON);
+                }
+            }
+        }
+        NodeSelector required = spec.getAffinity() == null || spec.getAffinity().getNodeAffinity() == null ? null
+                : spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+        if (required != null && !matchesAny(required.getNodeSelectorTerms(), labels, node.name())) {
+            return Status.unschedulable(REASON);
+        }
+        return Status.SUCCESS;
+    }
+
+    private static boolean matchesAny(List<NodeSelectorTerm> terms, Map<String, String> labels, String nodeName) {
+        for (NodeSelectorTerm term : terms) {
+            boolean empty = (term.getMatchExpressions() == null || term.getMatchExpressions().isEmpty())
+                    && (term.getMatchFields() == null || term.getMatchFields().isEmpty());
+            if (empty) {
+                continue; // an empty term matches nothing
+            }
+            if (all(term.getMatchExpressions(), labels) && all(term.getMatchFields(), Map.of("metadata.name", nodeName))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean all(List<NodeSelectorRequirement> requirements, Map<String, String> values) {
+        if (requirements == null) {
+            return true;
+        }
+        for (NodeSelectorRequirement r : requirements) {
+            if (!matches(r, values.get(r.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean matches(NodeSelectorRequirement r, String value) {
+        List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        return switch (r.getOperator()) {
+            case "In" -> value != null && values.contains(value);
+            case "NotIn" -> value == null || !values.contains(value);
+            case "Exists" -> value != null;
+            case "DoesNotExist" -> value == null;
+            case "Gt", "Lt" -> value != null && values.size() == 1 && compare(value, values.get(0), r.getOperator());
+            default -> false;
+        };
+    }
+
+    private static boolean compare(String value, String bound, String op) {
+        try {
+            long v = Long.parseLong(value);
+            long b = Long.parseLong(bound);
+            return op.equals("Gt") ? v > b : v < b;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}

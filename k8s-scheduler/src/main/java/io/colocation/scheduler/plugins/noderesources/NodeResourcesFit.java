@@ -1,0 +1,44 @@
+package io.colocation.scheduler.plugins.noderesources;
+
+import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.FilterPlugin;
+import io.colocation.scheduler.framework.NodeInfo;
+import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * kube-scheduler's {@code NodeResourcesFit} filter over every resource the pod requests, standard and extended alike
+ * ({@code kubernetes.io/batch-cpu}, {@code mid-memory}, ...): the node's allocatable, which for batch and mid is the
+ * broker's Kubernetes grant, must hold what its pods request plus this pod.
+ */
+public final class NodeResourcesFit implements FilterPlugin {
+    public static final String NAME = "NodeResourcesFit";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        List<String> reasons = new ArrayList<>();
+        Long maxPods = node.allocatable().get("pods");
+        if (maxPods != null && node.pods().size() + 1 > maxPods) {
+            reasons.add("Too many pods");
+        }
+        for (Map.Entry<String, Long> r : pod.requests().entrySet()) {
+            if (r.getValue() <= 0) {
+                continue;
+            }
+            long allocatable = node.allocatable().getOrDefault(r.getKey(), 0L);
+            long requested = node.requested().getOrDefault(r.getKey(), 0L);
+            if (requested + r.getValue() > allocatable) {
+                reasons.add("Insufficient " + r.getKey());
+            }
+        }
+        return reasons.isEmpty() ? Status.SUCCESS : new Status(Status.Code.UNSCHEDULABLE, reasons);
+    }
+}
