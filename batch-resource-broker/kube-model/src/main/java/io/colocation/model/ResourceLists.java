@@ -2,7 +2,6 @@ package io.colocation.model;
 
 import io.colocation.api.Quantities;
 import io.colocation.api.InvalidInputException;
-import io.colocation.api.ResourceNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.colocation.api.InvalidInputException;
+import io.colocation.model.document.ExplainArguments;
 import io.colocation.model.document.KubeDocuments;
 import io.colocation.scheduler.config.SchedulerConfiguration;
 import io.colocation.scheduler.framework.Profile;
@@ -12,8 +13,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,61 +52,16 @@ public final class SchedulerExplainCommand {
 
     /** Runs the command; returns the exit code (0 done, 1 bad input, 2 bad usage). */
     static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err, Clock clock) {
-        List<String> files = new ArrayList<>();
-        String config = null;
-        String pod = null;
-        Instant now = clock.instant();
-        String format = "text";
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("-h") || a.equals("--help")) {
-                out.print(USAGE);
-                return 0;
-            }
-            String option = a;
-            String value = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                option = a.substring(0, eq);
-                value = a.substring(eq + 1);
-            }
-            if (!List.of("-f", "--filename", "--config", "--pod", "--now", "-o", "--output").contains(option)) {
-                err.println("colocation k8s-scheduler explain: unknown argument '" + a + "'");
-                err.print(USAGE);
-                return 2;
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    err.println("colocation k8s-scheduler explain: " + option + " needs a value");
-                    return 2;
-                }
-                value = args[++i];
-            }
-            switch (option) {
-                case "-f", "--filename" -> files.add(value);
-                case "--config" -> config = value;
-                case "--pod" -> pod = value;
-                case "--now" -> {
-                    try {
-                        now = OffsetDateTime.parse(value).toInstant();
-                    } catch (DateTimeParseException e) {
-                        err.println("colocation k8s-scheduler explain: --now must be an RFC 3339 time such as 2026-11-23T08:00:00Z,"
-                                + " not '" + value + "'");
-                        return 2;
-                    }
-                }
-                default -> format = value;
-            }
+        ExplainArguments.Outcome parsed = ExplainArguments.read(args, clock.instant(), List.of("--config", "--pod"), "colocation k8s-scheduler explain", USAGE, out, err);
+        if (parsed.arguments() == null) {
+            return parsed.exitCode();
         }
-        if (!format.equals("text") && !format.equals("json")) {
-            err.println("colocation k8s-scheduler explain: -o must be text or json, not '" + format + "'");
-            return 2;
-        }
-        if (files.isEmpty()) {
-            err.println("colocation k8s-scheduler explain: no input: give at least one -f PATH");
-            err.print(USAGE);
-            return 2;
-        }
+        ExplainArguments a = parsed.arguments();
+        List<String> files = a.files();
+        String config = a.options().get("--config");
+        String pod = a.options().get("--pod");
+        Instant now = a.now();
+        String format = a.format();
         if (pod != null && !pod.contains("/")) {
             pod = "default/" + pod;
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.colocation.api.InvalidInputException;
 import io.colocation.koordlet.qos.NodeSnapshot;
+import io.colocation.model.document.ExplainArguments;
 import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppress;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
@@ -13,7 +14,7 @@ import io.colocation.koordlet.qos.evict.EvictionDecision;
 import io.colocation.koordlet.qos.evict.MemoryEvict;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,49 +55,14 @@ public final class KoordletExplainCommand {
 
     /** Runs the command; returns the exit code (0 done, 1 bad input, 2 bad usage). */
     static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
-        List<String> files = new ArrayList<>();
-        String node = null;
-        String format = "text";
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("-h") || a.equals("--help")) {
-                out.print(USAGE);
-                return 0;
-            }
-            String option = a;
-            String value = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                option = a.substring(0, eq);
-                value = a.substring(eq + 1);
-            }
-            if (!List.of("-f", "--filename", "--node", "-o", "--output").contains(option)) {
-                err.println("colocation koordlet explain: unknown argument '" + a + "'");
-                err.print(USAGE);
-                return 2;
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    err.println("colocation koordlet explain: " + option + " needs a value");
-                    return 2;
-                }
-                value = args[++i];
-            }
-            switch (option) {
-                case "-f", "--filename" -> files.add(value);
-                case "--node" -> node = value;
-                default -> format = value;
-            }
+        ExplainArguments.Outcome parsed = ExplainArguments.read(args, Instant.EPOCH, List.of("--node"), "colocation koordlet explain", USAGE, out, err);
+        if (parsed.arguments() == null) {
+            return parsed.exitCode();
         }
-        if (!format.equals("text") && !format.equals("json")) {
-            err.println("colocation koordlet explain: -o must be text or json, not '" + format + "'");
-            return 2;
-        }
-        if (files.isEmpty()) {
-            err.println("colocation koordlet explain: no input: give at least one -f PATH");
-            err.print(USAGE);
-            return 2;
-        }
+        ExplainArguments a = parsed.arguments();
+        List<String> files = a.files();
+        String node = a.options().get("--node");
+        String format = a.format();
         try {
             SnapshotReader.Result input = SnapshotReader.read(files, node, stdin);
             Map<String, Object> result = explain(input.snapshot(), input.notes());

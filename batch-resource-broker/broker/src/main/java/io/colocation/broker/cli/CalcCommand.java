@@ -8,6 +8,7 @@ import io.colocation.broker.calculation.NodeReclaim;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationConfigParser;
 import io.colocation.model.config.InvalidConfigException;
+import io.colocation.model.document.ExplainArguments;
 import io.colocation.model.document.KubeDocuments;
 import io.colocation.api.InvalidInputException;
 import io.colocation.broker.kube.NodeCalculation;
@@ -19,8 +20,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,56 +61,14 @@ public final class CalcCommand {
 
     /** Runs the command; returns the exit code (0 done, 1 bad input, 2 bad usage). */
     static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err, Clock clock) {
-        List<String> files = new ArrayList<>();
-        Instant now = clock.instant();
-        String format = "text";
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("-h") || a.equals("--help")) {
-                out.print(USAGE);
-                return 0;
-            }
-            String value = null;
-            String option = a;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                option = a.substring(0, eq);
-                value = a.substring(eq + 1);
-            }
-            if (!List.of("-f", "--filename", "--now", "-o", "--output").contains(option)) {
-                err.println("colocation calc: unknown argument '" + a + "'");
-                err.print(USAGE);
-                return 2;
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    err.println("colocation calc: " + option + " needs a value");
-                    return 2;
-                }
-                value = args[++i];
-            }
-            switch (option) {
-                case "-f", "--filename" -> files.add(value);
-                case "--now" -> {
-                    try {
-                        now = OffsetDateTime.parse(value).toInstant();
-                    } catch (DateTimeParseException e) {
-                        err.println("colocation calc: --now '" + value + "' is not an RFC 3339 time such as 2026-11-21T08:00:00Z");
-                        return 2;
-                    }
-                }
-                default -> format = value;
-            }
+        ExplainArguments.Outcome parsed = ExplainArguments.read(args, clock.instant(), List.of(), "colocation calc", USAGE, out, err);
+        if (parsed.arguments() == null) {
+            return parsed.exitCode();
         }
-        if (!format.equals("text") && !format.equals("json")) {
-            err.println("colocation calc: -o must be text or json, not '" + format + "'");
-            return 2;
-        }
-        if (files.isEmpty()) {
-            err.println("colocation calc: no input: give at least one -f PATH");
-            err.print(USAGE);
-            return 2;
-        }
+        ExplainArguments a = parsed.arguments();
+        List<String> files = a.files();
+        Instant now = a.now();
+        String format = a.format();
         try {
             List<NodeReclaim> results = calculate(files, stdin, now, err);
             if (format.equals("json")) {

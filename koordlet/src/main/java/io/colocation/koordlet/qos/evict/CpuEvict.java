@@ -9,7 +9,6 @@ import io.colocation.koordlet.qos.PodState;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.YarnContainerState;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,28 +29,15 @@ public final class CpuEvict {
 
     public static EvictionDecision decide(NodeSnapshot s) {
         List<String> explain = new ArrayList<>();
-        Map<String, Planned> planned = new LinkedHashMap<>();
         if (s.capacityCpuMilli() <= 0) {
             explain.add("node CPU capacity is " + s.capacityCpuMilli() + "m: CPU eviction skipped");
-            return Planned.decide(planned, explain);
+            return Planned.decide(Map.of(), explain);
         }
-        for (String gate : List.of(FeatureGates.BE_CPU_EVICT, FeatureGates.CPU_ALLOCATABLE_EVICT, FeatureGates.CPU_EVICT)) {
-            if (!Planned.admitted(s, gate, explain)) {
-                continue;
-            }
-            ResourceThresholds t = s.thresholds();
-            try {
-                planned.put(gate, switch (gate) {
-                    case FeatureGates.BE_CPU_EVICT -> beCpuEvict(s, t, explain);
-                    case FeatureGates.CPU_EVICT -> cpuEvict(s, t, explain);
-                    default -> allocatableEvict(s, t, explain);
-                });
-            } catch (Planned.InvalidConfig e) {
-                explain.add(gate + " skipped: " + e.getMessage());
-                planned.put(gate, Planned.NONE);
-            }
-        }
-        return Planned.decide(planned, explain);
+        return Planned.round(s, List.of(FeatureGates.BE_CPU_EVICT, FeatureGates.CPU_ALLOCATABLE_EVICT, FeatureGates.CPU_EVICT), (gate, t, ex) -> switch (gate) {
+            case FeatureGates.BE_CPU_EVICT -> beCpuEvict(s, t, ex);
+            case FeatureGates.CPU_EVICT -> cpuEvict(s, t, ex);
+            default -> allocatableEvict(s, t, ex);
+                }, explain);
     }
 
     private static Planned beCpuEvict(NodeSnapshot s, ResourceThresholds t, List<String> explain) throws Planned.InvalidConfig {

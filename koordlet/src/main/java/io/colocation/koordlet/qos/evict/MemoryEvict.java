@@ -8,7 +8,6 @@ import io.colocation.koordlet.qos.PodState;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.YarnContainerState;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,28 +25,15 @@ public final class MemoryEvict {
 
     public static EvictionDecision decide(NodeSnapshot s) {
         List<String> explain = new ArrayList<>();
-        Map<String, Planned> planned = new LinkedHashMap<>();
         if (s.capacityMemoryBytes() <= 0) {
             explain.add("node memory capacity is " + s.capacityMemoryBytes() + ": memory eviction skipped");
-            return Planned.decide(planned, explain);
+            return Planned.decide(Map.of(), explain);
         }
-        for (String gate : List.of(FeatureGates.BE_MEMORY_EVICT, FeatureGates.MEMORY_ALLOCATABLE_EVICT, FeatureGates.MEMORY_EVICT)) {
-            if (!Planned.admitted(s, gate, explain)) {
-                continue;
-            }
-            ResourceThresholds t = s.thresholds();
-            try {
-                planned.put(gate, switch (gate) {
-                    case FeatureGates.BE_MEMORY_EVICT -> beMemoryEvict(s, t, explain);
-                    case FeatureGates.MEMORY_EVICT -> memoryEvict(s, t, explain);
-                    default -> allocatableEvict(s, t, explain);
-                });
-            } catch (Planned.InvalidConfig e) {
-                explain.add(gate + " skipped: " + e.getMessage());
-                planned.put(gate, Planned.NONE);
-            }
-        }
-        return Planned.decide(planned, explain);
+        return Planned.round(s, List.of(FeatureGates.BE_MEMORY_EVICT, FeatureGates.MEMORY_ALLOCATABLE_EVICT, FeatureGates.MEMORY_EVICT), (gate, t, ex) -> switch (gate) {
+            case FeatureGates.BE_MEMORY_EVICT -> beMemoryEvict(s, t, ex);
+            case FeatureGates.MEMORY_EVICT -> memoryEvict(s, t, ex);
+            default -> allocatableEvict(s, t, ex);
+                }, explain);
     }
 
     private static long lowerPercent(ResourceThresholds t) throws Planned.InvalidConfig {

@@ -1,6 +1,7 @@
 package io.colocation.koordlet.qos.evict;
 
 import io.colocation.koordlet.qos.NodeSnapshot;
+import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.Victim;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,8 +25,33 @@ record Planned(EvictionTask.Target target, Map<String, Long> release, List<Candi
         }
     }
 
+    /** Plans one strategy; throws when its configuration is one Koordinator refuses. */
+    interface Planner {
+        Planned plan(String gate, ResourceThresholds t, List<String> explain) throws InvalidConfig;
+    }
+
+    /**
+     * One area's round: each admitted gate in {@code gates}' order is planned (an invalid configuration leaves the
+     * strategy enabled but releasing nothing, with the reason), then the round runs over them.
+     */
+    static EvictionDecision round(NodeSnapshot s, List<String> gates, Planner planner, List<String> explain) {
+        Map<String, Planned> planned = new LinkedHashMap<>();
+        for (String gate : gates) {
+            if (!admitted(s, gate, explain)) {
+                continue;
+            }
+            try {
+                planned.put(gate, planner.plan(gate, s.thresholds(), explain));
+            } catch (InvalidConfig e) {
+                explain.add(gate + " skipped: " + e.getMessage());
+                planned.put(gate, NONE);
+            }
+        }
+        return decide(planned, explain);
+    }
+
     /** The gate is on and the NodeSLO enables the BE thresholds; otherwise says why not. */
-    static boolean admitted(NodeSnapshot s, String gate, List<String> explain) {
+    private static boolean admitted(NodeSnapshot s, String gate, List<String> explain) {
         if (!s.featureGates().enabled(gate)) {
             return false;
         }
@@ -41,7 +67,7 @@ record Planned(EvictionTask.Target target, Map<String, Long> release, List<Candi
     }
 
     /** The allocatable strategies' common checks; returns allocatableEvictPriorityThreshold. */
-    static long allocatablePriority(io.colocation.koordlet.qos.ResourceThresholds t, long threshold, long lower, String resource)
+    static long allocatablePriority(ResourceThresholds t, long threshold, long lower, String resource)
             throws InvalidConfig {
         if (threshold < 0) {
             throw new InvalidConfig(resource + "AllocatableEvictThresholdPercent (" + threshold + ") must not be negative");
