@@ -33,11 +33,12 @@ public final class CpuEvict {
             explain.add("node CPU capacity is " + s.capacityCpuMilli() + "m: CPU eviction skipped");
             return Planned.decide(Map.of(), explain);
         }
-        return Planned.round(s, List.of(FeatureGates.BE_CPU_EVICT, FeatureGates.CPU_ALLOCATABLE_EVICT, FeatureGates.CPU_EVICT), (gate, t, ex) -> switch (gate) {
+        List<String> gates = List.of(FeatureGates.BE_CPU_EVICT, FeatureGates.CPU_ALLOCATABLE_EVICT, FeatureGates.CPU_EVICT);
+        return Planned.round(s, gates, (gate, t, ex) -> switch (gate) {
             case FeatureGates.BE_CPU_EVICT -> beCpuEvict(s, t, ex);
             case FeatureGates.CPU_EVICT -> cpuEvict(s, t, ex);
             default -> allocatableEvict(s, t, ex);
-                }, explain);
+        }, explain);
     }
 
     private static Planned beCpuEvict(NodeSnapshot s, ResourceThresholds t, List<String> explain) throws Planned.InvalidConfig {

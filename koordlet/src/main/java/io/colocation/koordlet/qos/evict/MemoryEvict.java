@@ -29,11 +29,12 @@ public final class MemoryEvict {
             explain.add("node memory capacity is " + s.capacityMemoryBytes() + ": memory eviction skipped");
             return Planned.decide(Map.of(), explain);
         }
-        return Planned.round(s, List.of(FeatureGates.BE_MEMORY_EVICT, FeatureGates.MEMORY_ALLOCATABLE_EVICT, FeatureGates.MEMORY_EVICT), (gate, t, ex) -> switch (gate) {
+        List<String> gates = List.of(FeatureGates.BE_MEMORY_EVICT, FeatureGates.MEMORY_ALLOCATABLE_EVICT, FeatureGates.MEMORY_EVICT);
+        return Planned.round(s, gates, (gate, t, ex) -> switch (gate) {
             case FeatureGates.BE_MEMORY_EVICT -> beMemoryEvict(s, t, ex);
             case FeatureGates.MEMORY_EVICT -> memoryEvict(s, t, ex);
             default -> allocatableEvict(s, t, ex);
-                }, explain);
+        }, explain);
     }
 
     private static long lowerPercent(ResourceThresholds t) throws Planned.InvalidConfig {
