@@ -12,6 +12,7 @@ import io.colocation.koordlet.kube.CollectPolicy;
 import io.colocation.koordlet.kube.HostApplications;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.predict.PeakPredictServer;
+import io.colocation.koordlet.qos.agent.AgentState;
 import io.colocation.koordlet.predict.PredictionCheckpointStore;
 import io.colocation.koordlet.predict.PredictorPod;
 import io.colocation.koordlet.predict.ProdReclaimablePredictor;
@@ -335,6 +336,41 @@ public final class Koordlet implements AutoCloseable {
     }
 
     // What the status endpoint and the metrics read.
+
+    /** What the QoS strategies read from this agent (watches, last sample, YARN containers). */
+    public AgentState agentState() {
+        return new AgentState() {
+            @Override
+            public Optional<io.fabric8.kubernetes.api.model.Node> node() {
+                return watches.node();
+            }
+
+            @Override
+            public List<Pod> pods() {
+                return watches.pods();
+            }
+
+            @Override
+            public Optional<NodeSLO> nodeSlo() {
+                return watches.nodeSlo();
+            }
+
+            @Override
+            public HostSample lastSample() {
+                return cache.last();
+            }
+
+            @Override
+            public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
+                return yarnContainers;
+            }
+
+            @Override
+            public String yarnHostApplication() {
+                return config.yarn.hostApplicationName;
+            }
+        };
+    }
 
     public State state() {
         return state;

@@ -2,6 +2,7 @@ package io.colocation.koordlet.cgroup;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -20,7 +21,15 @@ public final class CgroupLayout {
         MEMORY_STAT("memory", "memory.stat", "memory.stat"),
         CPU_PRESSURE(null, null, "cpu.pressure"),
         MEMORY_PRESSURE(null, null, "memory.pressure"),
-        IO_PRESSURE(null, null, "io.pressure");
+        IO_PRESSURE(null, null, "io.pressure"),
+        // What CgroupWriter sets (values in each version's own format, see CgroupWriter.Knob).
+        CPUSET_CPUS("cpuset", "cpuset.cpus", "cpuset.cpus"),
+        CPUSET_MEMS("cpuset", "cpuset.mems", "cpuset.mems"),
+        CPU_QUOTA("cpu", "cpu.cfs_quota_us", "cpu.max"),
+        CPU_SHARES("cpu", "cpu.shares", "cpu.weight"),
+        CPU_IDLE("cpu", "cpu.idle", "cpu.idle"),
+        MEMORY_LIMIT("memory", "memory.limit_in_bytes", "memory.max"),
+        MEMORY_HIGH(null, null, "memory.high");
 
         final String v1Subsystem;
         final String v1File;
@@ -32,6 +41,8 @@ public final class CgroupLayout {
             this.v2File = v2File;
         }
     }
+
+    private static final List<String> V1_HIERARCHIES = List.of("cpu", "cpuacct", "cpuset", "memory");
 
     private final Path root;
     private final Version version;
@@ -76,6 +87,14 @@ public final class CgroupLayout {
             return root.resolve(dir).resolve(what.v2File);
         }
         return what.v1File == null ? null : root.resolve(what.v1Subsystem).resolve(dir).resolve(what.v1File);
+    }
+
+    /** The v1 hierarchies a cgroup is made in (every one this agent reads or writes); v2 has one. */
+    public List<Path> hierarchies(String dir) {
+        if (version == Version.V2) {
+            return List.of(root.resolve(dir));
+        }
+        return V1_HIERARCHIES.stream().map(h -> root.resolve(h).resolve(dir)).toList();
     }
 
     /** The kubelet's QoS-level directory for a Kubernetes QoS class (Guaranteed, Burstable, BestEffort). */

@@ -3,11 +3,14 @@ package io.colocation.koordlet.cli;
 import io.colocation.api.InvalidInputException;
 import io.colocation.koordlet.Koordlet;
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.collect.HostUsageSource;
 import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.koordlet.config.KoordletConfigLoader;
 import io.colocation.koordlet.kube.NodeWatches;
+import io.colocation.koordlet.qos.FeatureGates;
+import io.colocation.koordlet.qos.agent.QoSManager;
 import io.colocation.koordlet.sim.LoadCurve;
 import io.colocation.koordlet.sim.SimulatedUsageSource;
 import io.colocation.koordlet.status.StatusServer;
@@ -30,12 +33,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class KoordletCommand {
     private static final Logger LOG = LoggerFactory.getLogger(KoordletCommand.class);
+    /** The cgroup writes kept for /status. */
+    static final int CGROUP_AUDIT_SIZE = 200;
 
     /** A running agent and its status endpoint; closing stops both and checkpoints predictions. */
-    public record Running(Koordlet koordlet, StatusServer status, InetSocketAddress statusAddress, KubernetesClient client)
-            implements AutoCloseable {
+    /** @param qos the QoS loop; null on a simulated host or with qos.enabled false */
+    public record Running(Koordlet koordlet, QoSManager qos, StatusServer status, InetSocketAddress statusAddress,
+            KubernetesClient client) implements AutoCloseable {
         @Override
         public void close() {
+            if (qos != null) {
+                qos.close();
+            }
             status.close();
             koordlet.close();
             client.close();
@@ -45,11 +54,16 @@ public final class KoordletCommand {
     public static void main(String[] args) {
         boolean verbose = false;
         String file = null;
-        for (String a : args) {
+        String featureGates = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
             if (a.equals("--verbose")) {
                 verbose = true;
+            } else if (a.startsWith("--feature-gates")) {
+                featureGates = a.contains("=") ? a.substring(a.indexOf('=') + 1) : i + 1 < args.length ? args[++i] : "";
             } else if (a.equals("-h") || a.equals("--help")) {
-                System.out.println("Usage: colocation koordlet [--verbose] CONFIG   (for example conf/koordlet.yml)");
+                System.out.println("Usage: colocation koordlet [--verbose] [--feature-gates=BEMemoryEvict=true,...] CONFIG"
+                        + "   (for example conf/koordlet.yml)");
                 return;
             } else if (file == null) {
                 file = a;
@@ -64,6 +78,15 @@ public final class KoordletCommand {
         }
         try {
             KoordletConfig config = KoordletConfigLoader.fromProcess().load(Path.of(file));
+            if (featureGates != null) {
+                try {
+                    FeatureGates.parse(featureGates);
+                } catch (IllegalArgumentException e) {
+                    fail(System.err, "--feature-gates: " + e.getMessage(), null, false);
+                    return;
+                }
+                config.qos.featureGates = featureGates;
+            }
             Running running = start(config, Clock.systemUTC());
             LOG.info("koordlet for node {} started; status on http://{}:{}/status", config.nodeName,
                     running.statusAddress().getHostString(), running.statusAddress().getPort());
@@ -120,11 +143,20 @@ public final class KoordletCommand {
             throw new StartException("cannot configure the Kubernetes client: " + e.getMessage(), e);
         }
         Koordlet koordlet = new Koordlet(config, client, source, layout, copilot, clock);
-        StatusServer status = new StatusServer(koordlet);
+        // The BE tier of this host's cgroups is enforced only when the usage is this host's (never for a simulated node).
+        QoSManager qos = source instanceof HostUsageSource && config.qos.enabled
+                ? new QoSManager(koordlet.agentState(), new CgroupWriter(layout, clock, CGROUP_AUDIT_SIZE),
+                        FeatureGates.parse(config.qos.featureGates), config.qos.beCpuIdle, Path.of(config.host.sysRoot),
+                        config.collect.intervalSeconds, clock)
+                : null;
+        StatusServer status = new StatusServer(koordlet, qos);
         try {
             InetSocketAddress address = status.start(config.status.bindAddress, config.status.port);
             koordlet.start();
-            return new Running(koordlet, status, address, client);
+            if (qos != null) {
+                qos.start();
+            }
+            return new Running(koordlet, qos, status, address, client);
         } catch (IOException e) {
             status.close();
             client.close();

@@ -20,6 +20,7 @@ public final class KoordletConfig {
     public Collect collect = new Collect();
     public Yarn yarn = new Yarn();
     public Prediction prediction = new Prediction();
+    public Qos qos = new Qos();
     public Status status = new Status();
     /** When set, usage comes from this load-curve file instead of the host (a simulated node). */
     public String simulatedLoadFile = "";
@@ -42,6 +43,8 @@ public final class KoordletConfig {
         public String cgroupDriver = "auto";
         /** auto (cgroup.controllers at the root means v2), v1 or v2. */
         public String cgroupVersion = "auto";
+        /** The host's /sys, for the CPU topology CPU suppress picks CPUs by. */
+        public String sysRoot = "/sys";
     }
 
     public static final class Collect {
@@ -83,6 +86,19 @@ public final class KoordletConfig {
         public int modelCheckpointMaxPerStep = 12;
     }
 
+    /** The BE tier's QoS strategies (KOORDINATOR-COMPAT.md §5): which run and how. */
+    public static final class Qos {
+        /** Run the strategies each second; false leaves the BE cgroups alone. */
+        public boolean enabled = true;
+        /** Koordinator's --feature-gates syntax, e.g. "BEMemoryEvict=true,BECPUEvict=true"; the flag overrides it. */
+        public String featureGates = "";
+        /**
+         * Mark the BE cgroup idle for the kernel scheduler (cpu.idle=1, cgroup v2 or v1 from kernel 5.15), so online
+         * tasks preempt batch at every wake-up instead of waiting for the next suppress round. Beyond Koordinator.
+         */
+        public boolean beCpuIdle = false;
+    }
+
     public static final class Status {
         /** Loopback by default: health, last samples, last report and /metrics are for the host only. */
         public String bindAddress = "127.0.0.1";
@@ -95,6 +111,11 @@ public final class KoordletConfig {
         List<String> problems = new ArrayList<>();
         if (nodeName == null || nodeName.isBlank()) {
             problems.add("nodeName is empty (set it, or NODE_NAME in the environment)");
+        }
+        try {
+            io.colocation.koordlet.qos.FeatureGates.parse(qos.featureGates);
+        } catch (IllegalArgumentException e) {
+            problems.add("qos.featureGates: " + e.getMessage());
         }
         if (kubernetes.startupTimeoutSeconds < 1) {
             problems.add("kubernetes.startupTimeoutSeconds must be at least 1, got " + kubernetes.startupTimeoutSeconds);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.colocation.koordlet.Koordlet;
+import io.colocation.koordlet.qos.agent.QoSManager;
 import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
 import io.prometheus.client.CollectorRegistry;
@@ -28,12 +29,15 @@ public final class StatusServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Koordlet koordlet;
+    private final QoSManager qos;
     private final CollectorRegistry registry = new CollectorRegistry();
     private HttpServer server;
     private ExecutorService executor;
 
-    public StatusServer(Koordlet koordlet) {
+    /** @param qos the QoS loop, null when it does not run (simulated hosts, qos.enabled false) */
+    public StatusServer(Koordlet koordlet, QoSManager qos) {
         this.koordlet = koordlet;
+        this.qos = qos;
         registry.register(new KoordletMetrics(koordlet));
     }
 
@@ -114,7 +118,36 @@ public final class StatusServer implements AutoCloseable {
         prediction.put("models", koordlet.predictionModels());
         koordlet.prediction().ifPresent(p -> prediction.set("prod", JSON.valueToTree(p)));
         root.set("problems", JSON.valueToTree(koordlet.problems()));
+        if (qos != null) {
+            root.set("qos", qos());
+        }
         send(ex, 200, "application/json", JSON.writeValueAsString(root));
+    }
+
+    /** The last QoS round (CPU suppress as written, eviction decisions) and the recent cgroup writes. */
+    private ObjectNode qos() {
+        ObjectNode n = JSON.createObjectNode();
+        QoSManager.Round r = qos.last();
+        if (r != null) {
+            n.put("time", r.time().toString());
+            n.put("enforced", r.enforced());
+            ObjectNode cpu = n.putObject("cpuSuppress");
+            cpu.put("enabled", r.cpuSuppress().enabled());
+            cpu.put("policy", r.cpuSuppress().policy());
+            cpu.put("beMilliCPU", r.cpuSuppress().beMilliCpu());
+            cpu.set("cpusetCPUs", JSON.valueToTree(r.cpuSuppress().cpusetCpus()));
+            cpu.put("cfsQuotaMicros", r.cpuSuppress().cfsQuotaMicros());
+            cpu.set("explain", JSON.valueToTree(r.cpuSuppress().explain()));
+            for (var e : java.util.Map.of("memoryEvict", r.memoryEvict(), "cpuEvict", r.cpuEvict()).entrySet()) {
+                ObjectNode area = n.putObject(e.getKey());
+                area.set("strategies", JSON.valueToTree(e.getValue().strategies().keySet()));
+                area.set("decidedVictims", JSON.valueToTree(e.getValue().victims().stream().map(v -> v.toJson()).toList()));
+                area.put("carriedOut", false);
+                area.set("explain", JSON.valueToTree(e.getValue().explain()));
+            }
+        }
+        n.set("cgroupWrites", JSON.valueToTree(qos.writes()));
+        return n;
     }
 
     private static void usage(ObjectNode n, Usage u) {

@@ -85,6 +85,21 @@ public final class NodeAnnotations {
         return cpus.stream().boxed().toList();
     }
 
+    /** A Linux CPU list for the CPUs, ascending with ranges ({@code 0-3,8}); empty for none. */
+    public static String formatCpuList(java.util.Collection<Integer> cpus) {
+        List<Integer> sorted = cpus.stream().distinct().sorted().toList();
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < sorted.size(); i++) {
+            int from = sorted.get(i);
+            int to = from;
+            while (i + 1 < sorted.size() && sorted.get(i + 1) == to + 1) {
+                to = sorted.get(++i);
+            }
+            out.append(out.length() == 0 ? "" : ",").append(from).append(from == to ? "" : "-" + to);
+        }
+        return out.toString();
+    }
+
     public static Double normalizationRatio(String value, String where, List<String> notes) {
         if (value == null) {
             return null;

@@ -1,0 +1,252 @@
+package io.colocation.koordlet.cgroup;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import io.colocation.model.node.NodeAnnotations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one writer of cgroup files (Koordinator's {@code resourceexecutor}): strategies say what (a knob, a value in
+ * one unit for both versions) and why; this class validates the value, turns it into the version's format
+ * ({@code cpu.cfs_quota_us} or {@code cpu.max}, {@code cpu.shares} or {@code cpu.weight}, ...), reads the old value,
+ * writes only a change, logs old → new with the reason, and keeps the last writes for the status endpoint.
+ */
+public final class CgroupWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(CgroupWriter.class);
+    static final long CFS_PERIOD_MICROS = 100_000;
+    static final long MIN_QUOTA_MICROS = 1000;
+
+    /** What can be set, with its unit. */
+    public enum Knob {
+        /** a Linux CPU list, {@code 0-3,8} */
+        CPUSET_CPUS(CgroupLayout.Interface.CPUSET_CPUS),
+        /** CFS quota in µs per 100 ms period; -1 = none */
+        CPU_QUOTA(CgroupLayout.Interface.CPU_QUOTA),
+        /** v1 cpu.shares (2..262144), converted to cpu.weight on v2 as the kubelet does */
+        CPU_SHARES(CgroupLayout.Interface.CPU_SHARES),
+        /** 1: the group's tasks run as SCHED_IDLE (v2, and v1 from kernel 5.15); 0: normal */
+        CPU_IDLE(CgroupLayout.Interface.CPU_IDLE),
+        /** bytes; -1 = unlimited */
+        MEMORY_LIMIT(CgroupLayout.Interface.MEMORY_LIMIT),
+        /** bytes, v2 only; -1 = unlimited */
+        MEMORY_HIGH(CgroupLayout.Interface.MEMORY_HIGH);
+
+        final CgroupLayout.Interface file;
+
+        Knob(CgroupLayout.Interface file) {
+            this.file = file;
+        }
+    }
+
+    /** One write, for the audit list: old and new value as the kernel file shows them, or the error. */
+    public record Write(Instant time, String dir, String file, String oldValue, String newValue, String reason, String error) {
+    }
+
+    private final CgroupLayout layout;
+    private final Clock clock;
+    private final int auditSize;
+    private final Deque<Write> audit = new ArrayDeque<>();
+
+    public CgroupWriter(CgroupLayout layout, Clock clock, int auditSize) {
+        this.layout = layout;
+        this.clock = clock;
+        this.auditSize = auditSize;
+    }
+
+    public CgroupLayout layout() {
+        return layout;
+    }
+
+    /** Whether this host has the knob for the cgroup (cpu.idle needs v2 or kernel ≥ 5.15, memory.high v2). */
+    public boolean supports(String dir, Knob knob) {
+        Path file = layout.file(dir, knob.file);
+        return file != null && Files.exists(file);
+    }
+
+    /**
+     * Sets the knob; returns true when the file changed. A value out of range is a bug of the caller
+     * (IllegalArgumentException); a kernel that refuses is logged, audited and returns false.
+     */
+    public boolean set(String dir, Knob knob, String value, String reason) {
+        String formatted = format(knob, value);
+        Path file = layout.file(dir, knob.file);
+        if (file == null) {
+            throw new IllegalArgumentException(knob + " does not exist on cgroup " + layout.version());
+        }
+        String old = read(file).orElse("");
+        if (same(knob, old, formatted)) {
+            return false;
+        }
+        try {
+            Files.writeString(file, formatted, StandardCharsets.US_ASCII);
+            LOG.info("cgroup {}: {} -> {} ({})", file, old, formatted, reason);
+            record(new Write(clock.instant(), dir, file.getFileName().toString(), old, formatted, reason, null));
+            return true;
+        } catch (IOException e) {
+            LOG.warn("cgroup {}: cannot write {} ({}): {}", file, formatted, reason, e.getMessage());
+            record(new Write(clock.instant(), dir, file.getFileName().toString(), old, formatted, reason, String.valueOf(e.getMessage())));
+            return false;
+        }
+    }
+
+    /** The knob's value in the writer's unit (cpu.max "max 100000" reads -1); empty when unreadable. */
+    public Optional<String> get(String dir, Knob knob) {
+        Path file = layout.file(dir, knob.file);
+        return file == null ? Optional.empty() : read(file).map(v -> parse(knob, v));
+    }
+
+    /** Makes the cgroup in every hierarchy; a v1 cpuset gets its parent's CPUs and memory nodes (the kernel starts it empty). */
+    public void create(String dir) throws IOException {
+        for (Path p : layout.hierarchies(dir)) {
+            Files.createDirectories(p);
+        }
+        if (layout.version() == CgroupLayout.Version.V1) {
+            Path cpus = layout.file(dir, CgroupLayout.Interface.CPUSET_CPUS);
+            Path mems = layout.file(dir, CgroupLayout.Interface.CPUSET_MEMS);
+            if (read(cpus).orElse("").isEmpty()) {
+                Files.writeString(cpus, read(cpus.getParent().getParent().resolve("cpuset.cpus")).orElse(""));
+            }
+            if (read(mems).orElse("").isEmpty()) {
+                Files.writeString(mems, read(mems.getParent().getParent().resolve("cpuset.mems")).orElse(""));
+            }
+        }
+    }
+
+    /** The cgroups below {@code dir}, parents before children, down to {@code depth} levels (in the cpuset hierarchy). */
+    public List<String> descendants(String dir, int depth) {
+        Path base = layout.file(dir, CgroupLayout.Interface.CPUSET_CPUS).getParent();
+        List<String> out = new ArrayList<>();
+        collect(base, dir, depth, out);
+        return out;
+    }
+
+    private static void collect(Path at, String dir, int depth, List<String> out) {
+        if (depth == 0) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> children = Files.list(at)) {
+            for (Path child : children.filter(Files::isDirectory).sorted().toList()) {
+                String name = dir + "/" + child.getFileName();
+                out.add(name);
+                collect(child, name, depth - 1, out);
+            }
+        } catch (IOException e) {
+            // a pod that went away while listing: it needs no cpuset
+        }
+    }
+
+    /** Moves a process into the cgroup, in every hierarchy. */
+    public void moveProcess(String dir, long pid, String reason) throws IOException {
+        for (Path p : layout.hierarchies(dir)) {
+            Files.writeString(p.resolve("cgroup.procs"), Long.toString(pid));
+        }
+        record(new Write(clock.instant(), dir, "cgroup.procs", "", Long.toString(pid), reason, null));
+    }
+
+    /** Removes the cgroup where it is empty; returns false when a process is still in it. */
+    public boolean remove(String dir) {
+        boolean removed = true;
+        for (Path p : layout.hierarchies(dir)) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                removed = false;
+            }
+        }
+        return removed;
+    }
+
+    public synchronized List<Write> audit() {
+        return new ArrayList<>(audit);
+    }
+
+    private synchronized void record(Write w) {
+        audit.addLast(w);
+        while (audit.size() > auditSize) {
+            audit.removeFirst();
+        }
+    }
+
+    /** The value in the version's file format, validated. */
+    String format(Knob knob, String value) {
+        boolean v2 = layout.version() == CgroupLayout.Version.V2;
+        switch (knob) {
+            case CPUSET_CPUS -> {
+                if (!value.matches("(\\d+(-\\d+)?)(,\\d+(-\\d+)?)*")) {
+                    throw new IllegalArgumentException("cpuset.cpus must be a CPU list such as 0-3,8, not '" + value + "'");
+                }
+                return value;
+            }
+            case CPU_QUOTA -> {
+                long q = Long.parseLong(value);
+                if (q != -1 && q < MIN_QUOTA_MICROS) {
+                    throw new IllegalArgumentException("CFS quota must be -1 or at least " + MIN_QUOTA_MICROS + " µs, not " + q);
+                }
+                return v2 ? (q == -1 ? "max" : Long.toString(q)) + " " + CFS_PERIOD_MICROS : Long.toString(q);
+            }
+            case CPU_SHARES -> {
+                long shares = Long.parseLong(value);
+                if (shares < 2 || shares > 262144) {
+                    throw new IllegalArgumentException("cpu.shares must be 2..262144, not " + shares);
+                }
+                return Long.toString(v2 ? 1 + ((shares - 2) * 9999) / 262142 : shares);
+            }
+            case CPU_IDLE -> {
+                if (!value.equals("0") && !value.equals("1")) {
+                    throw new IllegalArgumentException("cpu.idle must be 0 or 1, not '" + value + "'");
+                }
+                return value;
+            }
+            default -> {
+                long bytes = Long.parseLong(value);
+                if (bytes != -1 && bytes < 0) {
+                    throw new IllegalArgumentException(knob + " must be -1 or a byte count, not " + bytes);
+                }
+                return bytes == -1 ? (v2 ? "max" : "-1") : Long.toString(bytes);
+            }
+        }
+    }
+
+    /** A file's value in the writer's unit. */
+    String parse(Knob knob, String raw) {
+        String v = raw.trim();
+        if (knob == Knob.CPU_QUOTA && layout.version() == CgroupLayout.Version.V2) {
+            String quota = v.split("\\s+")[0];
+            return quota.equals("max") ? "-1" : quota;
+        }
+        if ((knob == Knob.MEMORY_LIMIT || knob == Knob.MEMORY_HIGH) && v.equals("max")) {
+            return "-1";
+        }
+        return v;
+    }
+
+    /** Equal as the kernel means it (v1 shows an unlimited memory limit as a huge number, cpu.max with its period). */
+    private boolean same(Knob knob, String old, String formatted) {
+        if (old.equals(formatted)) {
+            return true;
+        }
+        if (knob == Knob.CPUSET_CPUS && !old.isEmpty()) {
+            List<Integer> was = NodeAnnotations.cpuList(old);
+            return was != null && was.equals(NodeAnnotations.cpuList(formatted));
+        }
+        return false;
+    }
+
+    private static Optional<String> read(Path file) {
+        try {
+            return Optional.of(Files.readString(file, StandardCharsets.US_ASCII).trim());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.colocation.koordlet.qos.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.colocation.api.InvalidInputException;
+import io.colocation.koordlet.collect.CollectTargets;
+import io.colocation.koordlet.collect.HostSample;
+import io.colocation.koordlet.collect.Usage;
+import io.colocation.koordlet.qos.BestEffortState;
+import io.colocation.koordlet.qos.FeatureGates;
+import io.colocation.koordlet.qos.HostApplication;
+import io.colocation.koordlet.qos.NodeFacts;
+import io.colocation.koordlet.qos.NodeSnapshot;
+import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.PodStates;
+import io.colocation.koordlet.qos.Processor;
+import io.colocation.koordlet.qos.ResourceThresholds;
+import io.colocation.koordlet.qos.YarnContainerState;
+import io.colocation.model.slo.NodeSLO;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Builds the strategies' {@link NodeSnapshot} from the running agent, as {@code koordlet explain} builds it from
+ * documents. YARN is part of the BE tier: its total is the BE host application under the besteffort cgroup, and
+ * each running container is a BE candidate (container 1 of an attempt, the ApplicationMaster, last).
+ */
+final class SnapshotAssembler {
+    private SnapshotAssembler() {
+    }
+
+    /** Empty until the Node and a first sample are there; what cannot be read is added to {@code problems}. */
+    static Optional<NodeSnapshot> assemble(AgentState agent, FeatureGates gates, List<Processor> topology, BestEffortState be,
+            int collectIntervalSeconds, List<String> problems) {
+        Optional<Node> node = agent.node();
+        HostSample sample = agent.lastSample();
+        if (node.isEmpty() || sample == null) {
+            return Optional.empty();
+        }
+        try {
+            String where = "Node " + node.get().getMetadata().getName() + ": ";
+            NodeFacts facts = NodeFacts.of(node.get(), where, problems);
+            List<PodState> pods = new ArrayList<>();
+            for (Pod p : agent.pods()) {
+                Usage u = sample.pods().get(p.getMetadata().getUid());
+                pods.add(PodStates.of(p, cpuMilli(u), memory(u), "Pod " + p.getMetadata().getNamespace() + "/"
+                        + p.getMetadata().getName() + ": ", problems));
+            }
+            ResourceThresholds thresholds = null;
+            List<HostApplication> apps = new ArrayList<>();
+            Optional<NodeSLO> slo = agent.nodeSlo();
+            if (slo.isPresent()) {
+                NodeSLO.Spec spec = slo.get().getSpec();
+                thresholds = ResourceThresholds.of(spec == null ? null : spec.resourceUsedThresholdWithBE(),
+                        "NodeSLO spec.resourceUsedThresholdWithBE");
+                JsonNode declared = spec == null ? null : spec.hostApplications();
+                for (int i = 0; declared != null && i < declared.size(); i++) {
+                    JsonNode a = declared.get(i);
+                    String name = a.path("name").asText("");
+                    if (name.isEmpty() || name.equals(agent.yarnHostApplication())) {
+                        continue;
+                    }
+                    Usage u = sample.hostApps().get(name);
+                    JsonNode base = a.path("cgroupPath").path("base");
+                    apps.add(new HostApplication(name, a.path("qos").asText(""), base.isMissingNode() ? null : base.asText(),
+                            cpuMilli(u), memory(u)));
+                }
+            }
+            if (!sample.yarn().isMissing()) {
+                apps.add(new HostApplication(agent.yarnHostApplication(), "BE", "KubepodsBesteffort", cpuMilli(sample.yarn()),
+                        memory(sample.yarn())));
+            }
+            List<YarnContainerState> containers = new ArrayList<>();
+            for (CollectTargets.YarnTarget c : agent.yarnContainers().orElse(List.of())) {
+                Usage u = sample.yarnContainers().get(c.containerID());
+                containers.add(new YarnContainerState(c.containerID(), 0, c.containerID().endsWith("_000001"), 0, 0, cpuMilli(u),
+                        memory(u)));
+            }
+            return Optional.of(new NodeSnapshot(facts.name(), facts.capacityCpuMilli(), facts.capacityMemoryBytes(),
+                    facts.allocatable(), facts.reservedCpuMilli(), facts.reservedCpus(), facts.systemExclusiveCpus(), pods,
+                    containers, cpuMilli(sample.node()), memory(sample.node()), apps, thresholds, gates,
+                    topology.isEmpty() ? null : topology, be, collectIntervalSeconds));
+        } catch (InvalidInputException e) {
+            problems.add(e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Long cpuMilli(Usage u) {
+        return u == null || !u.hasCpu() ? null : Math.round(u.cpuCores() * 1000);
+    }
+
+    private static Long memory(Usage u) {
+        return u == null || !u.hasMemory() ? null : u.memoryBytes();
+    }
+}

@@ -1,0 +1,152 @@
+package io.colocation.koordlet.qos.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupWriter;
+import io.colocation.koordlet.collect.CollectTargets;
+import io.colocation.koordlet.collect.HostSample;
+import io.colocation.koordlet.collect.Usage;
+import io.colocation.koordlet.qos.FeatureGates;
+import io.colocation.model.slo.NodeSLO;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's QoS loop on a captured cgroup v1 tree and /sys topology: CPU suppress's decision reaches the BE
+ * cgroup through the cgroup writer (quota; cpuset on the BE cgroup and its pods and containers, loosened top-down
+ * before it is tightened bottom-up), and every write is audited.
+ */
+class QoSManagerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private Path cgroup;
+    private final String be = "kubepods/besteffort";
+    private final String pod = be + "/pod-1";
+    private final String container = pod + "/c1";
+
+    private void tree() throws Exception {
+        cgroup = dir.resolve("cgroup");
+        for (String h : List.of("cpu", "cpuacct", "cpuset", "memory")) {
+            Files.createDirectories(cgroup.resolve(h).resolve(container));
+        }
+        Files.writeString(cgroup.resolve("cpu").resolve(be).resolve("cpu.cfs_quota_us"), "-1\n");
+        for (String d : List.of(be, pod, container)) {
+            Files.writeString(cgroup.resolve("cpuset").resolve(d).resolve("cpuset.cpus"), "0-7\n");
+        }
+        for (int cpu = 0; cpu < 8; cpu++) {
+            Path c = dir.resolve("sys/devices/system/cpu/cpu" + cpu);
+            Files.createDirectories(c.resolve("topology"));
+            Files.createDirectories(c.resolve("node" + cpu / 4));
+            Files.writeString(c.resolve("topology/core_id"), Integer.toString(cpu / 2));
+            Files.writeString(c.resolve("topology/physical_package_id"), Integer.toString(cpu / 4));
+        }
+    }
+
+    private QoSManager manager(String policy) {
+        Node node = new NodeBuilder().withNewMetadata().withName("n1").endMetadata().withNewStatus()
+                .withCapacity(Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi")))
+                .withAllocatable(Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"))).endStatus().build();
+        Pod online = new PodBuilder().withNewMetadata().withName("web").withNamespace("shop").withUid("u-web")
+                .withLabels(Map.of("koordinator.sh/qosClass", "LS")).endMetadata().withNewSpec().withPriority(9500)
+                .addNewContainer().withName("c").withNewResources().withRequests(Map.of("cpu", new Quantity("4"))).endResources()
+                .endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build();
+        Pod batch = new PodBuilder().withNewMetadata().withName("spark").withNamespace("batch").withUid("u-spark")
+                .withLabels(Map.of("koordinator.sh/qosClass", "BE")).endMetadata().withNewSpec().withPriority(5500)
+                .addNewContainer().withName("c").endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build();
+        NodeSLO slo = new NodeSLO();
+        ObjectNode thresholds = JSON.createObjectNode().put("enable", true).put("cpuSuppressThresholdPercent", 65)
+                .put("cpuSuppressPolicy", policy);
+        slo.setSpec(new NodeSLO.Spec(thresholds, null, null, null, null, null));
+        HostSample sample = new HostSample(0, new Usage(3.0, 8L << 30), Map.of("u-web", new Usage(2.0, 4L << 30),
+                "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), Map.of(), new Usage(0, 0), HostSample.Pressure.NONE);
+        AgentState agent = new AgentState() {
+            @Override
+            public Optional<Node> node() {
+                return Optional.of(node);
+            }
+
+            @Override
+            public List<Pod> pods() {
+                return List.of(online, batch);
+            }
+
+            @Override
+            public Optional<NodeSLO> nodeSlo() {
+                return Optional.of(slo);
+            }
+
+            @Override
+            public HostSample lastSample() {
+                return sample;
+            }
+
+            @Override
+            public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
+                return Optional.of(List.of());
+            }
+
+            @Override
+            public String yarnHostApplication() {
+                return "hadoop-yarn";
+            }
+        };
+        CgroupLayout layout = new CgroupLayout(cgroup, CgroupLayout.Version.V1, CgroupLayout.Driver.CGROUPFS);
+        return new QoSManager(agent, new CgroupWriter(layout, Clock.systemUTC(), 50), FeatureGates.defaultGates(), false,
+                dir.resolve("sys"), 1, Clock.systemUTC());
+    }
+
+    /** 8000m × 65 % = 5200 − LS 2000 − system max(3000 − 2500, 0) = 2700m → quota 270000 µs. */
+    @Test
+    void cfsQuotaPolicyWritesTheBeQuota() throws Exception {
+        tree();
+        QoSManager.Round round = manager("cfsQuota").runOnce().orElseThrow();
+        assertEquals(2700, round.cpuSuppress().beMilliCpu());
+        assertTrue(round.enforced());
+        assertEquals("270000", Files.readString(cgroup.resolve("cpu").resolve(be).resolve("cpu.cfs_quota_us")));
+    }
+
+    /**
+     * 2700m → 3 CPUs (also the growth limit from the 2 it has), a hyper-thread pair and one CPU of the next socket,
+     * on the BE cgroup and everything under it.
+     */
+    @Test
+    void cpusetPolicyLoosensTopDownThenTightensBottomUp() throws Exception {
+        tree();
+        Files.writeString(cgroup.resolve("cpuset").resolve(be).resolve("cpuset.cpus"), "6-7");
+        Files.writeString(cgroup.resolve("cpuset").resolve(pod).resolve("cpuset.cpus"), "6-7");
+        Files.writeString(cgroup.resolve("cpuset").resolve(container).resolve("cpuset.cpus"), "6-7");
+        QoSManager qos = manager("cpuset");
+        QoSManager.Round round = qos.runOnce().orElseThrow();
+        assertEquals(List.of(0, 1, 4), round.cpuSuppress().cpusetCpus());
+        for (String d : List.of(be, pod, container)) {
+            assertEquals("0-1,4", Files.readString(cgroup.resolve("cpuset").resolve(d).resolve("cpuset.cpus")), d);
+        }
+        List<CgroupWriter.Write> writes = qos.writes().stream().filter(w -> w.file().equals("cpuset.cpus")).toList();
+        assertEquals(List.of(be, pod, container, container, pod, be), writes.stream().map(CgroupWriter.Write::dir).toList(),
+                "loosened top-down, then tightened bottom-up");
+        assertEquals("0-1,4,6-7", writes.get(0).newValue());
+        assertEquals("6-7", writes.get(0).oldValue());
+        assertTrue(writes.get(5).reason().contains("BE budget 2700m"), writes.get(5).reason());
+        int written = qos.writes().size();
+        qos.runOnce().orElseThrow();
+        assertEquals(written, qos.writes().size(), "a second round with the same decision writes nothing");
+    }
+}
