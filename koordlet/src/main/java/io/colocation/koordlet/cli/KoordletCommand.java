@@ -146,7 +146,8 @@ public final class KoordletCommand {
         // The BE tier of this host's cgroups is enforced only when the usage is this host's (never for a simulated node).
         QoSManager qos = source instanceof HostUsageSource && config.qos.enabled
                 ? new QoSManager(koordlet.agentState(), new CgroupWriter(layout, clock, CGROUP_AUDIT_SIZE),
-                        FeatureGates.parse(config.qos.featureGates), config.qos.beCpuIdle, Path.of(config.host.sysRoot),
+                        FeatureGates.parse(config.qos.featureGates), config.qos.beCpuIdle, config.qos.yarnCgroupParent,
+                        Path.of(config.host.sysRoot),
                         config.collect.intervalSeconds, clock)
                 : null;
         StatusServer status = new StatusServer(koordlet, qos);

@@ -25,7 +25,21 @@ public record CollectTargets(List<PodTarget> pods, boolean podContainers, List<H
     public record HostAppTarget(String name, String cgroupDir) {
     }
 
-    /** @param cgroupDir relative to the cgroup root; @param pids the container's process tree (copilot) */
-    public record YarnTarget(String containerID, String cgroupDir, List<Integer> pids) {
+    /**
+     * A running YARN container as the copilot lists it.
+     *
+     * @param cgroupDir           relative to the cgroup root; empty when YARN put it in none (DefaultContainerExecutor)
+     * @param pids                the container's process tree
+     * @param vcores              its allocation
+     * @param memoryMB            its allocation
+     * @param priority            the container's YARN priority
+     * @param applicationMaster   the application's AM container
+     */
+    public record YarnTarget(String containerID, String cgroupDir, List<Integer> pids, int vcores, long memoryMB, int priority,
+            boolean applicationMaster) {
+        /** What the collector needs; allocation unknown. */
+        public YarnTarget(String containerID, String cgroupDir, List<Integer> pids) {
+            this(containerID, cgroupDir, pids, 0, 0, 0, false);
+        }
     }
 }

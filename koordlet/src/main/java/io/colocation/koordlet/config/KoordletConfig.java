@@ -97,6 +97,11 @@ public final class KoordletConfig {
          * tasks preempt batch at every wake-up instead of waiting for the next suppress round. Beyond Koordinator.
          */
         public boolean beCpuIdle = false;
+        /**
+         * Where YARN containers that YARN put in no cgroup (DefaultContainerExecutor) are placed, one cgroup each;
+         * empty: hadoop-yarn under the kubelet's besteffort cgroup. Containers YARN placed itself are left alone.
+         */
+        public String yarnCgroupParent = "";
     }
 
     public static final class Status {

@@ -128,7 +128,8 @@ public final class CopilotClient {
                 dir = "";
             }
             List<Integer> pids = c.pids() == null ? List.of() : c.pids().stream().filter(java.util.Objects::nonNull).toList();
-            result.add(new YarnTarget(c.containerID(), dir, pids));
+            result.add(new YarnTarget(c.containerID(), dir, pids, c.vcores(), c.memoryMB(), c.priority(),
+                    "APPLICATION_MASTER".equals(c.type())));
         }
         return result;
     }

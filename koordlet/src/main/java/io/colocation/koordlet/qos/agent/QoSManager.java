@@ -29,9 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The QoS loop of the agent on a real host: every second it builds the node snapshot, runs CPU suppress and writes
- * its decision to the BE cgroup through the cgroup writer (with the optional cpu.idle mark), and runs the memory and
- * CPU eviction strategies. This version reports the eviction decisions (log, status) and does not carry them out.
+ * The QoS loop of the agent on a real host: every second it puts YARN containers YARN left outside any cgroup into
+ * the BE tier, builds the node snapshot, runs CPU suppress and writes its decision to the BE cgroup tree through the
+ * cgroup writer (with the optional cpu.idle mark), and runs the memory and CPU eviction strategies. This version reports the eviction decisions (log, status) and does not carry them out.
  * Lifecycle LATENT → STARTED → CLOSED.
  */
 public final class QoSManager implements AutoCloseable {
@@ -53,6 +53,7 @@ public final class QoSManager implements AutoCloseable {
     private final int collectIntervalSeconds;
     private final Clock clock;
     private final String beDir;
+    private final YarnCgroups yarn;
     private final DistinctWarnings warnings = new DistinctWarnings(LOG);
     private ScheduledExecutorService thread;
     private List<Processor> topology = List.of();
@@ -60,8 +61,9 @@ public final class QoSManager implements AutoCloseable {
     private volatile Round last;
     private volatile State state = State.LATENT;
 
-    public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, boolean beCpuIdle, Path sysRoot,
-            int collectIntervalSeconds, Clock clock) {
+    /** @param yarnCgroupParent where YARN containers without a cgroup are put; empty: {@code <BE cgroup>/hadoop-yarn} */
+    public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, boolean beCpuIdle, String yarnCgroupParent,
+            Path sysRoot, int collectIntervalSeconds, Clock clock) {
         this.agent = agent;
         this.writer = writer;
         this.gates = gates;
@@ -70,6 +72,8 @@ public final class QoSManager implements AutoCloseable {
         this.collectIntervalSeconds = collectIntervalSeconds;
         this.clock = clock;
         this.beDir = writer.layout().qosDir("BestEffort");
+        this.yarn = new YarnCgroups(writer, yarnCgroupParent == null || yarnCgroupParent.isBlank() ? beDir + "/hadoop-yarn"
+                : yarnCgroupParent.replaceAll("^/+|/+$", ""));
     }
 
     public synchronized void start() {
@@ -114,6 +118,7 @@ public final class QoSManager implements AutoCloseable {
         }
         CpuSuppressDecision suppress = CpuSuppress.decide(snapshot.get());
         if (beExists) {
+            yarn.reconcile(agent.yarnContainers().orElse(List.of()));
             new BeCpuEnforcer(writer, beDir).apply(suppress, cpuset == null ? List.of() : cpuset, beCpuIdle);
         }
         Round round = new Round(now, suppress, MemoryEvict.decide(snapshot.get()), CpuEvict.decide(snapshot.get()), beExists);

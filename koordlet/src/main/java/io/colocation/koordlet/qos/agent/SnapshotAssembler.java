@@ -25,7 +25,7 @@ import java.util.Optional;
 /**
  * Builds the strategies' {@link NodeSnapshot} from the running agent, as {@code koordlet explain} builds it from
  * documents. YARN is part of the BE tier: its total is the BE host application under the besteffort cgroup, and
- * each running container is a BE candidate (container 1 of an attempt, the ApplicationMaster, last).
+ * each running container is a BE candidate (its ApplicationMaster last).
  */
 final class SnapshotAssembler {
     private SnapshotAssembler() {
@@ -75,8 +75,8 @@ final class SnapshotAssembler {
             List<YarnContainerState> containers = new ArrayList<>();
             for (CollectTargets.YarnTarget c : agent.yarnContainers().orElse(List.of())) {
                 Usage u = sample.yarnContainers().get(c.containerID());
-                containers.add(new YarnContainerState(c.containerID(), 0, c.containerID().endsWith("_000001"), 0, 0, cpuMilli(u),
-                        memory(u)));
+                containers.add(new YarnContainerState(c.containerID(), c.priority(), c.applicationMaster(), c.vcores() * 1000L,
+                        c.memoryMB() << 20, cpuMilli(u), memory(u)));
             }
             return Optional.of(new NodeSnapshot(facts.name(), facts.capacityCpuMilli(), facts.capacityMemoryBytes(),
                     facts.allocatable(), facts.reservedCpuMilli(), facts.reservedCpus(), facts.systemExclusiveCpus(), pods,

@@ -41,6 +41,7 @@ class QoSManagerTest {
     private final String be = "kubepods/besteffort";
     private final String pod = be + "/pod-1";
     private final String container = pod + "/c1";
+    private List<CollectTargets.YarnTarget> yarn = List.of();
 
     private void tree() throws Exception {
         cgroup = dir.resolve("cgroup");
@@ -100,7 +101,7 @@ class QoSManagerTest {
 
             @Override
             public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-                return Optional.of(List.of());
+                return Optional.of(yarn);
             }
 
             @Override
@@ -109,7 +110,7 @@ class QoSManagerTest {
             }
         };
         CgroupLayout layout = new CgroupLayout(cgroup, CgroupLayout.Version.V1, CgroupLayout.Driver.CGROUPFS);
-        return new QoSManager(agent, new CgroupWriter(layout, Clock.systemUTC(), 50), FeatureGates.defaultGates(), false,
+        return new QoSManager(agent, new CgroupWriter(layout, Clock.systemUTC(), 50), FeatureGates.defaultGates(), false, "",
                 dir.resolve("sys"), 1, Clock.systemUTC());
     }
 
@@ -148,5 +149,29 @@ class QoSManagerTest {
         int written = qos.writes().size();
         qos.runOnce().orElseThrow();
         assertEquals(written, qos.writes().size(), "a second round with the same decision writes nothing");
+    }
+
+    /**
+     * A YARN container YARN left outside any cgroup (DefaultContainerExecutor) gets one under the BE tier, with shares
+     * and a memory limit from its allocation, and its processes; one placed by YARN is left alone; both are then
+     * suppressed with the tier.
+     */
+    @Test
+    void yarnContainersArePlacedInTheBeTier() throws Exception {
+        tree();
+        yarn = List.of(new CollectTargets.YarnTarget("container_1_0001_01_000002", "", List.of(4242, 4243), 2, 1024, 0, false),
+                new CollectTargets.YarnTarget("container_1_0001_01_000003", "yarn-own/container_1_0001_01_000003", List.of(4250),
+                        1, 512, 0, false));
+        QoSManager qos = manager("cpuset");
+        qos.runOnce().orElseThrow();
+        Path placed = cgroup.resolve("cpu").resolve(be).resolve("hadoop-yarn/container_1_0001_01_000002");
+        assertEquals("4243", Files.readString(placed.resolve("cgroup.procs")), "the last pid written (each pid once)");
+        assertEquals("2048", Files.readString(placed.resolve("cpu.shares")));
+        assertEquals(Long.toString(1024L << 20), Files.readString(cgroup.resolve("memory").resolve(be)
+                .resolve("hadoop-yarn/container_1_0001_01_000002/memory.limit_in_bytes")));
+        assertEquals(2, qos.writes().stream().filter(w -> w.file().equals("cgroup.procs")).count());
+        assertTrue(Files.notExists(cgroup.resolve("cpu").resolve(be).resolve("hadoop-yarn/container_1_0001_01_000003")));
+        assertEquals("0-1,4", Files.readString(cgroup.resolve("cpuset").resolve(be)
+                .resolve("hadoop-yarn/container_1_0001_01_000002/cpuset.cpus")), "suppressed with the BE tier");
     }
 }

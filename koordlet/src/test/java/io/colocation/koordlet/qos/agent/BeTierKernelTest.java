@@ -1,10 +1,13 @@
-package io.colocation.koordlet.cgroup;
+package io.colocation.koordlet.qos.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupWriter;
+import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.collect.KernelBurner;
 import io.colocation.koordlet.collect.ProcessCpuTime;
 import java.io.BufferedReader;
@@ -21,11 +24,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cgroup writer on this machine's real kernel: a BE burner in a cgroup whose CFS quota the writer sets is held
- * to that quota within 10 %; the writer audits old and new values and writes nothing when nothing changes. Needs
- * root and writable cgroups (skips with the reason otherwise); removes what it made.
+ * The BE tier on this machine's real kernel: a burning process of a YARN container (DefaultContainerExecutor: in no
+ * cgroup) is placed by the koordlet in its container cgroup under the BE tier, and when the cgroup writer sets the
+ * tier's CFS quota the process is held to it within 10 %; the writer audits old and new values and writes nothing
+ * when nothing changes. Needs root and writable cgroups (skips with the reason otherwise); removes what it made.
  */
-class CgroupWriterKernelTest {
+class BeTierKernelTest {
     private static final Path ROOT = Path.of("/sys/fs/cgroup");
 
     private final List<Process> processes = new ArrayList<>();
@@ -44,7 +48,7 @@ class CgroupWriterKernelTest {
     }
 
     @Test
-    void quotaHoldsABeBurnerAndEveryWriteIsAudited() throws Exception {
+    void aYarnContainerPlacedInTheTierIsHeldToItsQuota() throws Exception {
         CgroupLayout layout = CgroupLayout.detect(ROOT, "auto", "cgroupfs");
         Path probe = layout.version() == CgroupLayout.Version.V2 ? ROOT : ROOT.resolve("cpu");
         assumeTrue(Files.isWritable(probe), "needs root and a writable cgroup mount at " + ROOT);
@@ -69,12 +73,20 @@ class CgroupWriterKernelTest {
         // The most weight there is, so other work on a busy CI machine never holds the burner below its quota.
         writer.set(parent, CgroupWriter.Knob.CPU_SHARES, "262144", "test: the quota alone limits the burner");
 
-        Process burner = start(be);
+        Process burner = start();
+        String container = "container_1_0001_01_000002";
+        YarnCgroups yarn = new YarnCgroups(writer, be + "/hadoop-yarn");
+        yarn.reconcile(List.of(new CollectTargets.YarnTarget(container, "", List.of((int) burner.pid()), 1, 512, 0, false)));
+        made.add(be + "/hadoop-yarn");
+        made.add(be + "/hadoop-yarn/" + container);
+        assertTrue(Files.readString(Path.of("/proc", Long.toString(burner.pid()), "cgroup"))
+                .contains("/" + be + "/hadoop-yarn/" + container), "the container's process is in its cgroup under the BE tier");
+        go(burner);
         long before = ProcessCpuTime.ticks(burner.pid());
         long t0 = System.nanoTime();
         Thread.sleep(3000);
         double cores = (ProcessCpuTime.ticks(burner.pid()) - before) * 10_000_000.0 / (System.nanoTime() - t0);
-        assertEquals(0.20, cores, 0.02, "the burner is held to the 20 ms / 100 ms quota");
+        assertEquals(0.20, cores, 0.02, "the YARN container is held to the BE tier's 20 ms / 100 ms quota");
 
         assertTrue(writer.set(be, CgroupWriter.Knob.CPU_QUOTA, "-1", "test: released"));
         List<CgroupWriter.Write> audit = writer.audit();
@@ -84,17 +96,20 @@ class CgroupWriterKernelTest {
         assertTrue(last.oldValue().startsWith("20000") && last.error() == null, last.toString());
     }
 
-    private Process start(String dir) throws Exception {
+    private Process start() throws Exception {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 KernelBurner.class.getName(), "cpu").redirectError(ProcessBuilder.Redirect.INHERIT).start();
         processes.add(p);
-        writer.moveProcess(dir, p.pid(), "test: the BE burner");
+        return p;
+    }
+
+    /** The burner starts burning (and only then: everything it does is charged to the cgroup it is in now). */
+    private static void go(Process p) throws Exception {
         OutputStream in = p.getOutputStream();
         in.write("go\n".getBytes(StandardCharsets.US_ASCII));
         in.flush();
         String ready = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII)).readLine();
         assertTrue(ready != null && ready.startsWith("ready"), "burner started: " + ready);
-        return p;
     }
 }
