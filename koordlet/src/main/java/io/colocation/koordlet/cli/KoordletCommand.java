@@ -10,6 +10,7 @@ import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.koordlet.config.KoordletConfigLoader;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.qos.FeatureGates;
+import io.colocation.koordlet.qos.agent.ClusterEvictions;
 import io.colocation.koordlet.qos.agent.QoSManager;
 import io.colocation.koordlet.sim.LoadCurve;
 import io.colocation.koordlet.sim.SimulatedUsageSource;
@@ -147,7 +148,7 @@ public final class KoordletCommand {
         QoSManager qos = source instanceof HostUsageSource && config.qos.enabled
                 ? new QoSManager(koordlet.agentState(), new CgroupWriter(layout, clock, CGROUP_AUDIT_SIZE),
                         FeatureGates.parse(config.qos.featureGates), config.qos.beCpuIdle, config.qos.yarnCgroupParent,
-                        Path.of(config.host.sysRoot),
+                        new ClusterEvictions(client, copilot, config.nodeName, clock), Path.of(config.host.sysRoot),
                         config.collect.intervalSeconds, clock)
                 : null;
         StatusServer status = new StatusServer(koordlet, qos);

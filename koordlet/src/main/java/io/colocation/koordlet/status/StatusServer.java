@@ -141,11 +141,14 @@ public final class StatusServer implements AutoCloseable {
             for (var e : java.util.Map.of("memoryEvict", r.memoryEvict(), "cpuEvict", r.cpuEvict()).entrySet()) {
                 ObjectNode area = n.putObject(e.getKey());
                 area.set("strategies", JSON.valueToTree(e.getValue().strategies().keySet()));
-                area.set("decidedVictims", JSON.valueToTree(e.getValue().victims().stream().map(v -> v.toJson()).toList()));
-                area.put("carriedOut", false);
+                area.set("victims", JSON.valueToTree(e.getValue().victims().stream().map(v -> v.toJson()).toList()));
                 area.set("explain", JSON.valueToTree(e.getValue().explain()));
             }
+            n.set("evictions", JSON.valueToTree(r.evictions().stream().map(e -> java.util.Map.of("time", e.time().toString(),
+                    "victim", e.victim().toJson(), "area", e.area(), "strategy", e.strategy(),
+                    "outcome", e.failure() == null ? "evicted" : e.failure())).toList()));
         }
+        n.set("evictionCounts", JSON.valueToTree(qos.evictionCounts()));
         n.set("cgroupWrites", JSON.valueToTree(qos.writes()));
         return n;
     }

@@ -30,12 +30,14 @@ public final class CopilotClient {
     private static final int MAX_BODY = 8 * 1024 * 1024;
 
     private final URI containers;
+    private final URI kill;
     private final String token;
     private final HttpClient http;
     private final DistinctWarnings warnings = new DistinctWarnings(LOG);
 
     public CopilotClient(String baseUrl, String token) {
         this.containers = URI.create(baseUrl.replaceAll("/+$", "") + CopilotApi.CONTAINERS);
+        this.kill = URI.create(baseUrl.replaceAll("/+$", "") + CopilotApi.KILL_CONTAINER);
         this.token = token;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
@@ -96,6 +98,31 @@ public final class CopilotClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
+        }
+    }
+
+    /** Asks the copilot to kill the container now (SIGTERM, then SIGKILL after its grace period); returns why not. */
+    public Optional<String> killContainer(String containerID, String reason) {
+        String body;
+        try {
+            body = JSON.writeValueAsString(java.util.Map.of("containerID", containerID, "reason", reason));
+        } catch (IOException e) {
+            return Optional.of("cannot write the request: " + e.getMessage());
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(kill).timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null && !token.isEmpty()) {
+            request.header(CopilotApi.TOKEN_HEADER, token);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? Optional.empty()
+                    : Optional.of("the copilot answered HTTP " + response.statusCode() + ": " + response.body());
+        } catch (IOException e) {
+            return Optional.of("the copilot cannot be asked: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of("interrupted");
         }
     }
 

@@ -8,6 +8,7 @@ import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
 import io.colocation.koordlet.qos.Processor;
+import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppress;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
 import io.colocation.koordlet.qos.evict.CpuEvict;
@@ -18,10 +19,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,10 +43,19 @@ public final class QoSManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QoSManager.class);
     private static final long TOPOLOGY_REFRESH_SECONDS = 60;
 
-    /** The last round: when, the snapshot's decisions, and whether the BE cgroup was there to write. */
+    /** The last round: when, the snapshot's decisions, whether the BE cgroup was there to write, the evictions done. */
     public record Round(Instant time, CpuSuppressDecision cpuSuppress, EvictionDecision memoryEvict, EvictionDecision cpuEvict,
-            boolean enforced) {
+            boolean enforced, List<Eviction> evictions) {
     }
+
+    /** One eviction carried out (or tried): the victim, its area and strategy, and the outcome (null: done). */
+    public record Eviction(Instant time, Victim victim, String area, String strategy, String failure) {
+    }
+
+    static final Duration MEMORY_COOL_DOWN = Duration.ofSeconds(4);
+    static final Duration CPU_COOL_DOWN = Duration.ofSeconds(20);
+    /** A victim evicted this recently is terminating, not to be evicted again. */
+    static final Duration RECENTLY_EVICTED = Duration.ofMinutes(5);
 
     public enum State { LATENT, STARTED, CLOSED }
 
@@ -55,15 +69,25 @@ public final class QoSManager implements AutoCloseable {
     private final String beDir;
     private final YarnCgroups yarn;
     private final DistinctWarnings warnings = new DistinctWarnings(LOG);
+    private final EvictionExecutor evictions;
+    private final Map<Victim, Instant> evicted = new HashMap<>();
+    private final Map<String, Long> evictionCounts = new ConcurrentHashMap<>();
+    private Instant lastMemoryEviction = Instant.EPOCH;
+    private Instant lastCpuEviction;
     private ScheduledExecutorService thread;
     private List<Processor> topology = List.of();
     private Instant topologyRead = Instant.EPOCH;
     private volatile Round last;
     private volatile State state = State.LATENT;
 
-    /** @param yarnCgroupParent where YARN containers without a cgroup are put; empty: {@code <BE cgroup>/hadoop-yarn} */
+    /**
+     * @param yarnCgroupParent where YARN containers without a cgroup are put; empty: {@code <BE cgroup>/hadoop-yarn}
+     * @param evictions        carries out the evictions the strategies decide
+     */
     public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, boolean beCpuIdle, String yarnCgroupParent,
-            Path sysRoot, int collectIntervalSeconds, Clock clock) {
+            EvictionExecutor evictions, Path sysRoot, int collectIntervalSeconds, Clock clock) {
+        this.evictions = evictions;
+        this.lastCpuEviction = clock.instant(); // Koordinator's CPU evictor cools down from its start
         this.agent = agent;
         this.writer = writer;
         this.gates = gates;
@@ -121,14 +145,49 @@ public final class QoSManager implements AutoCloseable {
             yarn.reconcile(agent.yarnContainers().orElse(List.of()));
             new BeCpuEnforcer(writer, beDir).apply(suppress, cpuset == null ? List.of() : cpuset, beCpuIdle);
         }
-        Round round = new Round(now, suppress, MemoryEvict.decide(snapshot.get()), CpuEvict.decide(snapshot.get()), beExists);
-        for (EvictionDecision d : List.of(round.memoryEvict(), round.cpuEvict())) {
-            if (!d.victims().isEmpty()) {
-                LOG.warn("koordlet QoS: eviction decided, not carried out by this version: {} ({})", d.victims(), d.explain());
-            }
+        EvictionDecision memory = MemoryEvict.decide(snapshot.get());
+        EvictionDecision cpu = CpuEvict.decide(snapshot.get());
+        List<Eviction> done = new ArrayList<>();
+        evicted.values().removeIf(t -> t.isBefore(now.minus(RECENTLY_EVICTED)));
+        if (!now.isBefore(lastMemoryEviction.plus(MEMORY_COOL_DOWN)) && carryOut(now, "memory", memory, done)) {
+            lastMemoryEviction = now;
         }
+        if (!now.isBefore(lastCpuEviction.plus(CPU_COOL_DOWN)) && carryOut(now, "cpu", cpu, done)) {
+            lastCpuEviction = now;
+        }
+        Round round = new Round(now, suppress, memory, cpu, beExists, done);
         last = round;
         return Optional.of(round);
+    }
+
+    /** Evicts the area's victims not already terminating; true when one was evicted. */
+    private boolean carryOut(Instant now, String area, EvictionDecision d, List<Eviction> done) {
+        boolean any = false;
+        for (Map.Entry<String, EvictionDecision.Strategy> s : d.strategies().entrySet()) {
+            for (Victim v : s.getValue().victims()) {
+                if (evicted.containsKey(v)) {
+                    continue;
+                }
+                String reason = String.join("; ", d.explain());
+                Optional<String> failure = evictions.evict(v, area, s.getKey(), reason);
+                done.add(new Eviction(now, v, area, s.getKey(), failure.orElse(null)));
+                String route = v.kind() == Victim.Kind.Pod ? "eviction-api" : area.equals("memory") ? "copilot-kill" : "graceful";
+                evictionCounts.merge(route + "/" + s.getKey() + "/" + (failure.isEmpty() ? "done" : "failed"), 1L, Long::sum);
+                if (failure.isEmpty()) {
+                    evicted.put(v, now);
+                    any = true;
+                    LOG.warn("koordlet QoS: evicted {} by {} ({} route): {}", v, s.getKey(), route, reason);
+                } else {
+                    LOG.warn("koordlet QoS: {} chose {} but it was not evicted: {}", s.getKey(), v, failure.get());
+                }
+            }
+        }
+        return any;
+    }
+
+    /** Evictions so far by {@code route/strategy/outcome}. */
+    public Map<String, Long> evictionCounts() {
+        return Map.copyOf(evictionCounts);
     }
 
     private void refreshTopology(Instant now) {

@@ -42,6 +42,13 @@ class QoSManagerTest {
     private final String pod = be + "/pod-1";
     private final String container = pod + "/c1";
     private List<CollectTargets.YarnTarget> yarn = List.of();
+    private FeatureGates gates = FeatureGates.defaultGates();
+    private long nodeMemory = 8L << 30;
+    private final List<String> evicted = new java.util.ArrayList<>();
+    private final EvictionExecutor evictions = (victim, area, strategy, reason) -> {
+        evicted.add(victim + " " + area + " " + strategy);
+        return Optional.empty();
+    };
 
     private void tree() throws Exception {
         cgroup = dir.resolve("cgroup");
@@ -76,7 +83,7 @@ class QoSManagerTest {
         ObjectNode thresholds = JSON.createObjectNode().put("enable", true).put("cpuSuppressThresholdPercent", 65)
                 .put("cpuSuppressPolicy", policy);
         slo.setSpec(new NodeSLO.Spec(thresholds, null, null, null, null, null));
-        HostSample sample = new HostSample(0, new Usage(3.0, 8L << 30), Map.of("u-web", new Usage(2.0, 4L << 30),
+        HostSample sample = new HostSample(0, new Usage(3.0, nodeMemory), Map.of("u-web", new Usage(2.0, 4L << 30),
                 "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), Map.of(), new Usage(0, 0), HostSample.Pressure.NONE);
         AgentState agent = new AgentState() {
             @Override
@@ -110,7 +117,7 @@ class QoSManagerTest {
             }
         };
         CgroupLayout layout = new CgroupLayout(cgroup, CgroupLayout.Version.V1, CgroupLayout.Driver.CGROUPFS);
-        return new QoSManager(agent, new CgroupWriter(layout, Clock.systemUTC(), 50), FeatureGates.defaultGates(), false, "",
+        return new QoSManager(agent, new CgroupWriter(layout, Clock.systemUTC(), 50), gates, false, "", evictions,
                 dir.resolve("sys"), 1, Clock.systemUTC());
     }
 
@@ -173,5 +180,24 @@ class QoSManagerTest {
         assertTrue(Files.notExists(cgroup.resolve("cpu").resolve(be).resolve("hadoop-yarn/container_1_0001_01_000003")));
         assertEquals("0-1,4", Files.readString(cgroup.resolve("cpuset").resolve(be)
                 .resolve("hadoop-yarn/container_1_0001_01_000002/cpuset.cpus")), "suppressed with the BE tier");
+    }
+
+    /**
+     * Memory at 93 % with BEMemoryEvict on: the BE pod is evicted through the executor (memory route), once; the next
+     * round is inside the 4 s cool-down and the pod is terminating anyway.
+     */
+    @Test
+    void memoryPressureEvictsTheBePodOnce() throws Exception {
+        tree();
+        gates = FeatureGates.parse("BEMemoryEvict=true");
+        nodeMemory = 30L << 30;
+        QoSManager qos = manager("cpuset");
+        QoSManager.Round round = qos.runOnce().orElseThrow();
+        assertEquals(List.of("pod batch/spark memory BEMemoryEvict"), evicted);
+        assertEquals(1, round.evictions().size());
+        assertEquals(null, round.evictions().get(0).failure());
+        qos.runOnce().orElseThrow();
+        assertEquals(1, evicted.size(), "not evicted twice");
+        assertEquals(Map.of("eviction-api/BEMemoryEvict/done", 1L), qos.evictionCounts());
     }
 }

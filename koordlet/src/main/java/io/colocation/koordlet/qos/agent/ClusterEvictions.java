@@ -1,0 +1,94 @@
+package io.colocation.koordlet.qos.agent;
+
+import io.colocation.koordlet.qos.Victim;
+import io.colocation.koordlet.yarn.CopilotClient;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Evicts for real: a pod through the Eviction API (policy/v1, falling back to v1beta1 before Kubernetes 1.22) with a
+ * Warning Event on it; a YARN container under memory pressure is killed through the NodeManager's copilot at once.
+ * A YARN container starving the BE tier of CPU is not killed: that route is graceful (the broker shrinks YARN's
+ * grant and the ResourceManager preempts), so this executor declines it.
+ */
+public final class ClusterEvictions implements EvictionExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterEvictions.class);
+    static final String EVENT_REASON = "EvictedByKoordlet";
+
+    private final KubernetesClient client;
+    private final CopilotClient copilot;
+    private final String nodeName;
+    private final Clock clock;
+
+    /** @param copilot null when YARN is not configured */
+    public ClusterEvictions(KubernetesClient client, CopilotClient copilot, String nodeName, Clock clock) {
+        this.client = client;
+        this.copilot = copilot;
+        this.nodeName = nodeName;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<String> evict(Victim victim, String area, String strategy, String reason) {
+        if (victim.kind() == Victim.Kind.YarnContainer) {
+            if (!area.equals("memory")) {
+                return Optional.of("a YARN container is not killed for CPU; the broker's grant and the ResourceManager"
+                        + " preempt it gracefully");
+            }
+            return copilot == null ? Optional.of("no copilot configured (yarn.copilotUrl)")
+                    : copilot.killContainer(victim.name(), "koordlet " + strategy + ": " + reason);
+        }
+        Pod pod = client.pods().inNamespace(victim.namespace()).withName(victim.name()).get();
+        if (pod == null) {
+            return Optional.of("the pod is gone");
+        }
+        try {
+            boolean done;
+            try {
+                done = client.pods().inNamespace(victim.namespace()).withName(victim.name()).evict(new EvictionBuilder()
+                        .withNewMetadata().withName(victim.name()).withNamespace(victim.namespace()).endMetadata().build());
+            } catch (KubernetesClientException e) {
+                // Before 1.22 the server has no policy/v1 Eviction: 404, or 400 "no kind Eviction ... for version policy/v1".
+                if (e.getCode() != 404 && (e.getCode() != 400 || !String.valueOf(e.getMessage()).contains("policy/v1"))) {
+                    throw e;
+                }
+                done = client.pods().inNamespace(victim.namespace()).withName(victim.name()).evict(); // policy/v1beta1
+            }
+            if (!done) {
+                return Optional.of("the Eviction API refused (a PodDisruptionBudget?)");
+            }
+        } catch (KubernetesClientException e) {
+            return Optional.of("eviction failed: " + e.getMessage());
+        }
+        event(pod, strategy, reason);
+        return Optional.empty();
+    }
+
+    private void event(Pod pod, String strategy, String reason) {
+        String now = clock.instant().toString();
+        try {
+            client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(new EventBuilder().withNewMetadata()
+                    .withName(pod.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+                    .withNamespace(pod.getMetadata().getNamespace()).endMetadata()
+                    .withInvolvedObject(new ObjectReferenceBuilder().withKind("Pod").withApiVersion("v1")
+                            .withNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                            .withUid(pod.getMetadata().getUid()).build())
+                    .withType("Warning").withReason(EVENT_REASON)
+                    .withMessage("evicted by the koordlet on " + nodeName + ": " + strategy + ": " + reason)
+                    .withNewSource().withComponent("koordlet").withHost(nodeName).endSource()
+                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1).build()).create();
+        } catch (KubernetesClientException e) {
+            LOG.warn("evicted pod {}/{}, but its Event could not be written: {}", pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(), e.getMessage());
+        }
+    }
+}

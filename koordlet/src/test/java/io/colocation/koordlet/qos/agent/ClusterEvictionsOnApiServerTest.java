@@ -1,0 +1,63 @@
+package io.colocation.koordlet.qos.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.koordlet.qos.Victim;
+import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * On a real kube-apiserver: a BE pod the strategies chose is evicted through the Eviction API (the server picks
+ * v1 or, before 1.22, v1beta1) and carries a Warning Event saying by which strategy and why.
+ */
+@ExtendWith(KubeApiServerExtension.class)
+class ClusterEvictionsOnApiServerTest {
+    private static final String NS = "koordlet-evict";
+    private static final String OWNER = "koordlet-evict";
+
+    @AfterAll
+    static void cleanUp(KubernetesClient client) {
+        client.namespaces().withName(NS).delete();
+        client.nodes().withName("evict-node").delete();
+    }
+
+    @Test
+    void aBePodIsEvictedWithAnEvent(KubernetesClient client) {
+        ColocationObjects.namespace(client, NS);
+        ColocationObjects.node(client, "evict-node", OWNER, 8, 32);
+        client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName("spark-exec").withNamespace(NS)
+                .addToLabels(Map.of("koordinator.sh/qosClass", "BE", ColocationObjects.OWNER_LABEL, OWNER)).endMetadata()
+                .withNewSpec().withNodeName("evict-node").addNewContainer().withName("c").withImage("spark").endContainer()
+                .endSpec().build()).create();
+        ClusterEvictions evictions = new ClusterEvictions(client, null, "evict-node", Clock.systemUTC());
+
+        Optional<String> failure = evictions.evict(Victim.pod(NS, "spark-exec"), "memory", "BEMemoryEvict",
+                "node memory 93% ≥ threshold 70%");
+        assertEquals(Optional.empty(), failure);
+        Pod after = client.pods().inNamespace(NS).withName("spark-exec").get();
+        assertTrue(after == null || after.getMetadata().getDeletionTimestamp() != null, "evicted: deleted or terminating");
+        List<Event> events = client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> ClusterEvictions.EVENT_REASON.equals(e.getReason())).toList();
+        assertEquals(1, events.size());
+        assertEquals("spark-exec", events.get(0).getInvolvedObject().getName());
+        assertTrue(events.get(0).getMessage().contains("BEMemoryEvict: node memory 93%"), events.get(0).getMessage());
+
+        assertEquals(Optional.of("the pod is gone"), evictions.evict(Victim.pod(NS, "no-such-pod"), "memory", "BEMemoryEvict", "x"));
+        assertTrue(evictions.evict(Victim.yarnContainer("container_1_0001_01_000002"), "cpu", "BECPUEvict", "x").orElseThrow()
+                .contains("gracefully"));
+        assertTrue(evictions.evict(Victim.yarnContainer("container_1_0001_01_000002"), "memory", "BEMemoryEvict", "x").orElseThrow()
+                .contains("no copilot"));
+    }
+}
