@@ -28,7 +28,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                 row("peak CPU utilisation of the nodes", String.format("%.0f %%", peakUtilisationPercent)),
                 row("overcommit samples", overcommitSamples + " of " + samples + (policy.equals("partitioned") ? " (must be 0)" : "")),
                 row("YARN containers preempted", Long.toString(preemptions)),
-                row("BE pods evicted", evictions + " (pod eviction comes with koordlet part 2)"),
+                row("BE pods evicted", evictions + " (simulated nodes do not evict; the koordlet evicts on real hosts)"),
                 row("batch pods completed", batchPodsCompleted + " of " + batchPodsSubmitted),
                 row("MapReduce job", mapReduceJob));
     }

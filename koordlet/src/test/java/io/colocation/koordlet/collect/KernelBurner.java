@@ -6,8 +6,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A child process for the real-kernel test: waits for "go" on stdin (so the test can move it into a cgroup
- * first, and the kernel charges what follows to that cgroup), then burns one CPU ({@code cpu}) or allocates and
- * touches the given MiB ({@code memory N}), says "ready", and keeps going until killed.
+ * first, and the kernel charges what follows to that cgroup), then burns one CPU ({@code cpu [seconds]}) or allocates
+ * and touches the given MiB ({@code memory N}), says "ready", and keeps going until killed (at most 120 s, or the
+ * seconds given).
  */
 public final class KernelBurner {
     private KernelBurner() {
@@ -18,7 +19,8 @@ public final class KernelBurner {
         if (!"go".equals(in.readLine())) {
             return;
         }
-        long deadline = System.nanoTime() + 120_000_000_000L;
+        long seconds = args[0].equals("cpu") && args.length > 1 ? Long.parseLong(args[1]) : 120;
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         if (args[0].equals("memory")) {
             byte[][] chunks = new byte[Integer.parseInt(args[1])][];
             for (int i = 0; i < chunks.length; i++) {

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How fast the BE tier gives way, on this machine's real cgroups: BE burners fill every CPU; an online burner group,
- * frozen until the step, is woken (SIGCONT) and the time until the BE tier's CPU rate falls below 20 % of what it
- * was is measured, with the 1 s suppress loop alone (the real {@link CpuSuppress} decision written by the cgroup
+ * frozen until the step, is woken (SIGCONT) at a random phase of the loop's second, and the time until the BE tier
+ * gets less than 20 % of its earlier CPU rate over a whole CFS period is measured, with the 1 s suppress loop alone (the real {@link CpuSuppress} decision written by the cgroup
  * writer, as the agent does) and with the BE cgroup also marked {@code cpu.idle}. Then memory: a BE process fills
  * memory past the eviction threshold and the time until the loop's {@link MemoryEvict} decision evicts it.
  * Not part of the test suite: {@code dev/bench-koordlet-reaction.sh}.
@@ -74,11 +74,11 @@ class BeReactionBenchmark {
         }
         int cpus = Runtime.getRuntime().availableProcessors();
         for (int i = 0; i < cpus; i++) {
-            go(start(be, "cpu"));
+            go(start(be, "cpu", "3600"));
         }
         List<Process> onlineBurners = new ArrayList<>();
         for (int i = 0; i < cpus; i++) {
-            Process p = start(online, "cpu");
+            Process p = start(online, "cpu", "3600");
             go(p);
             signal(p, "STOP");
             onlineBurners.add(p);
@@ -104,39 +104,49 @@ class BeReactionBenchmark {
     private List<Long> steps(String be, String online, List<Process> onlineBurners, int cpus, boolean idle) throws Exception {
         writer.set(be, CgroupWriter.Knob.CPU_IDLE, idle ? "1" : "0", "bench");
         AtomicBoolean running = new AtomicBoolean(true);
-        Thread loop = new Thread(() -> suppressLoop(be, online, cpus, idle, running), "bench-suppress-loop");
+        AtomicBoolean paused = new AtomicBoolean(true);
+        Thread loop = new Thread(() -> suppressLoop(be, online, cpus, idle, running, paused), "bench-suppress-loop");
         loop.start();
         List<Long> out = new ArrayList<>();
         try {
             for (int step = 0; step < STEPS; step++) {
+                // Between steps the tier recovers in full (the loop would regrow its quota 10 % of the node per second).
+                paused.set(true);
+                Thread.sleep(50);
                 writer.set(be, CgroupWriter.Knob.CPU_QUOTA, "-1", "bench: recovered BE tier");
                 Thread.sleep(1500);
                 double before = rate(be, 300);
+                paused.set(false);
+                Thread.sleep((long) (Math.random() * 1000)); // the spike comes at any phase of the loop's second
                 long t0 = System.nanoTime();
                 for (Process p : onlineBurners) {
                     signal(p, "CONT");
                 }
-                long reacted = -1;
-                long last = usage(be);
-                long lastAt = System.nanoTime();
-                while (System.nanoTime() - t0 < 5_000_000_000L) {
+                // Samples every 5 ms for 3 s; the reaction is the start of the first whole CFS period (100 ms) in which
+                // the tier got less than 20 % of its rate before (shorter windows would mistake a quota's idle tail
+                // for a reaction).
+                List<long[]> samples = new ArrayList<>();
+                while (System.nanoTime() - t0 < 3_000_000_000L) {
+                    samples.add(new long[] {System.nanoTime() - t0, usage(be)});
                     Thread.sleep(5);
-                    long now = System.nanoTime();
-                    long u = usage(be);
-                    if (now - lastAt >= 20_000_000L) {
-                        double r = (u - last) / (double) (now - lastAt);
-                        if (r < before * 0.2) {
-                            reacted = (now - t0) / 1_000_000;
-                            break;
-                        }
-                        last = u;
-                        lastAt = now;
+                }
+                long reacted = -1;
+                for (int i = 0, j = 0; i < samples.size() && reacted < 0; i++) {
+                    while (j < samples.size() && samples.get(j)[0] - samples.get(i)[0] < 100_000_000L) {
+                        j++;
+                    }
+                    if (j == samples.size()) {
+                        break;
+                    }
+                    double r = (samples.get(j)[1] - samples.get(i)[1]) / (double) (samples.get(j)[0] - samples.get(i)[0]);
+                    if (r < before * 0.2) {
+                        reacted = samples.get(i)[0] / 1_000_000;
                     }
                 }
                 for (Process p : onlineBurners) {
                     signal(p, "STOP");
                 }
-                out.add(reacted < 0 ? 5000 : reacted);
+                out.add(reacted < 0 ? 3000 : reacted);
             }
         } finally {
             running.set(false);
@@ -146,7 +156,7 @@ class BeReactionBenchmark {
     }
 
     /** The agent's CPU suppress each second: the real decision from the last second's usage, written by the writer. */
-    private void suppressLoop(String be, String online, int cpus, boolean idle, AtomicBoolean running) {
+    private void suppressLoop(String be, String online, int cpus, boolean idle, AtomicBoolean running, AtomicBoolean paused) {
         BeCpuEnforcer enforcer = new BeCpuEnforcer(writer, be);
         try {
             long beLast = usage(be);
@@ -159,6 +169,9 @@ class BeReactionBenchmark {
                 long onMilli = (onNow - onLast) / 1_000_000;
                 beLast = beNow;
                 onLast = onNow;
+                if (paused.get()) {
+                    continue;
+                }
                 long quota = writer.get(be, CgroupWriter.Knob.CPU_QUOTA).map(Long::parseLong).orElse(-1L);
                 NodeSnapshot s = snapshot(cpus, onMilli, beMilli, 0, 0, quota, "cfsQuota", false, 0);
                 enforcer.apply(CpuSuppress.decide(s), List.of(), idle);
@@ -177,7 +190,7 @@ class BeReactionBenchmark {
         long total = meminfo("MemTotal");
         for (int i = 0; i < 5; i++) {
             long usedBefore = total - meminfo("MemAvailable");
-            long threshold = (usedBefore + (300L << 20)) * 100 / total + 1; // crossed before the hog has its 800 MiB
+            long threshold = (usedBefore + (200L << 20)) * 100 / total + 1; // crossed before the hog has its 800 MiB
             long[] crossedAt = {-1};
             long[] evictedAt = {-1};
             AtomicBoolean running = new AtomicBoolean(true);
