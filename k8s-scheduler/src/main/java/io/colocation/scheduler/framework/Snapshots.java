@@ -1,0 +1,75 @@
+package io.colocation.scheduler.framework;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.api.Quantities;
+import io.colocation.model.pod.PodClassifier;
+import io.colocation.model.pod.PodRequests;
+import io.colocation.model.slo.NodeMetric;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Reads Kubernetes objects into the framework's {@link PodInfo} and {@link NodeInfo}; explain and the service use it. */
+public final class Snapshots {
+    private Snapshots() {
+    }
+
+    /** {@code namespace/name}, the default namespace when none. */
+    public static String key(Pod pod) {
+        String ns = pod.getMetadata().getNamespace();
+        return (ns == null || ns.isEmpty() ? "default" : ns) + "/" + pod.getMetadata().getName();
+    }
+
+    /** @param now the placement time of a pod with no PodScheduled condition (one placed just now) */
+    public static PodInfo pod(Pod pod, Instant now, String where) throws InvalidInputException {
+        Instant scheduled = conditionTime(pod, "PodScheduled", where);
+        return new PodInfo(pod, key(pod), PodClassifier.priorityClass(pod), PodRequests.requests(pod, where),
+                PodRequests.limits(pod, where), scheduled == null ? now : scheduled, conditionTime(pod, "Initialized", where));
+    }
+
+    /** The node with its assigned pods (their requests summed) and its NodeMetric (null: none). */
+    public static NodeInfo node(Node node, List<PodInfo> pods, NodeMetric metric, String where) throws InvalidInputException {
+        Map<String, Long> allocatable = new TreeMap<>();
+        Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of()
+                : node.getStatus().getAllocatable();
+        for (Map.Entry<String, Quantity> e : alloc.entrySet()) {
+            String at = where + "status.allocatable." + e.getKey();
+            allocatable.put(e.getKey(), e.getKey().equals("cpu") ? Quantities.milliValue(String.valueOf(e.getValue()), at)
+                    : Quantities.value(String.valueOf(e.getValue()), at));
+        }
+        Map<String, Long> requested = new TreeMap<>();
+        pods.forEach(p -> p.requests().forEach((r, v) -> requested.merge(r, v, Long::sum)));
+        return new NodeInfo(node, allocatable, pods, requested, metric);
+    }
+
+    /** Succeeded and Failed pods hold nothing on their node. */
+    public static boolean terminated(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    /** The lastTransitionTime of a True condition of that type; null without one. */
+    private static Instant conditionTime(Pod pod, String type, String where) throws InvalidInputException {
+        List<PodCondition> conditions = pod.getStatus() == null || pod.getStatus().getConditions() == null ? List.of()
+                : pod.getStatus().getConditions();
+        for (int i = 0; i < conditions.size(); i++) {
+            PodCondition c = conditions.get(i);
+            if (type.equals(c.getType()) && "True".equals(c.getStatus()) && c.getLastTransitionTime() != null) {
+                try {
+                    return OffsetDateTime.parse(c.getLastTransitionTime()).toInstant();
+                } catch (DateTimeParseException e) {
+                    throw new InvalidInputException(where + "status.conditions[" + i + "].lastTransitionTime: not an RFC 3339 time: "
+                            + c.getLastTransitionTime());
+                }
+            }
+        }
+        return null;
+    }
+}
