@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code colocation k8s-scheduler explain}: "why is my pod pending, why did it land there". Runs every enabled plugin
@@ -157,14 +156,9 @@ public final class SchedulerExplainCommand {
                             + String.join("; ", view.filter().reasons()) + ")"))
                     + (view.score() == null ? "" : (view.filter() == null ? "" : ", ") + "score " + view.score())));
         }
-        long feasible = d.nodes().stream().filter(n -> n.filter().success()).count();
-        if (feasible == 0) {
-            Map<String, Integer> counts = new TreeMap<>();
-            d.nodes().forEach(n -> n.filter().reasons().forEach(r -> counts.merge(r, 1, Integer::sum)));
-            List<String> parts = new ArrayList<>();
-            counts.forEach((r, c) -> parts.add(c + " " + r));
+        if (d.selected() == null) {
             out.println();
-            out.println("0/" + d.nodes().size() + " nodes are available: " + String.join(", ", parts) + ".");
+            out.println(d.unavailableSummary());
         }
         notes.forEach(n -> out.println("note: " + n));
     }

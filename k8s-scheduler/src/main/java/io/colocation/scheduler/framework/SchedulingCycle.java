@@ -20,6 +20,15 @@ public final class SchedulingCycle {
     }
 
     public record Decision(String pod, List<NodeResult> nodes, String selected) {
+        /** kube-scheduler's summary: {@code 0/3 nodes are available: 2 Insufficient cpu, 1 node(s) had untolerated taint {a}.} */
+        public String unavailableSummary() {
+            java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+            nodes.forEach(n -> n.filter().reasons().forEach(r -> counts.merge(r, 1, Integer::sum)));
+            List<String> parts = new ArrayList<>();
+            counts.forEach((r, c) -> parts.add(c + " " + r));
+            long feasible = nodes.stream().filter(n -> n.filter().success()).count();
+            return feasible + "/" + nodes.size() + " nodes are available" + (parts.isEmpty() ? "." : ": " + String.join(", ", parts) + ".");
+        }
     }
 
     private SchedulingCycle() {

@@ -1,0 +1,92 @@
+package io.colocation.scheduler.cli;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.kube.client.KubernetesClients;
+import io.colocation.model.document.KubeDocuments;
+import io.colocation.scheduler.config.SchedulerConfiguration;
+import io.colocation.scheduler.framework.Profile;
+import io.colocation.scheduler.service.SchedulerConfig;
+import io.colocation.scheduler.service.SchedulerService;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code colocation k8s-scheduler CONFIG}: runs the scheduler until stopped. Start-up problems (configuration,
+ * profile file, API server) are one line on stderr and exit status 2.
+ */
+public final class K8sSchedulerCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(K8sSchedulerCommand.class);
+
+    private K8sSchedulerCommand() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 1 || args[0].equals("-h") || args[0].equals("--help")) {
+            System.err.println("Usage: colocation k8s-scheduler CONFIG   (for example conf/k8s-scheduler.yml)\n"
+                    + "       colocation k8s-scheduler explain --help");
+            System.exit(args.length == 1 ? 0 : 2);
+        }
+        try {
+            SchedulerConfig config = SchedulerConfig.load(Path.of(args[0]));
+            Profile profile = profile(config);
+            KubernetesClient client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
+            SchedulerService service = new SchedulerService(config, profile, client, identity(), Clock.systemUTC());
+            service.start();
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                service.close();
+                client.close();
+                stopped.countDown();
+            }, "k8s-scheduler-shutdown"));
+            stopped.await();
+        } catch (IOException | InvalidInputException e) {
+            System.err.println("colocation k8s-scheduler: " + e.getMessage());
+            System.exit(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            System.err.println("colocation k8s-scheduler: cannot start: " + e);
+            System.exit(2);
+        }
+    }
+
+    /** The profile named like the scheduler, from the profile file, else the default one. */
+    public static Profile profile(SchedulerConfig config) throws InvalidInputException {
+        SchedulerConfiguration.Result result;
+        if (config.profileFile == null || config.profileFile.isBlank()) {
+            result = SchedulerConfiguration.defaults();
+        } else {
+            List<KubeDocuments.Sourced> docs = KubeDocuments.read(config.profileFile, System.in);
+            if (docs.size() != 1) {
+                throw new InvalidInputException(config.profileFile + ": must hold one KubeSchedulerConfiguration");
+            }
+            result = SchedulerConfiguration.parse(docs.get(0).object(), config.profileFile);
+        }
+        result.notes().forEach(n -> LOG.warn("{}", n));
+        for (Profile p : result.profiles()) {
+            if (p.schedulerName().equals(config.schedulerName) || config.profileFile == null || config.profileFile.isBlank()) {
+                return new Profile(config.schedulerName, p.filters(), p.scores());
+            }
+        }
+        throw new InvalidInputException(config.profileFile + ": no profile for schedulerName " + config.schedulerName);
+    }
+
+    /** Who this replica is in the Lease: host name and a random suffix, as kube-scheduler's. */
+    static String identity() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "unknown";
+        }
+        return host + "_" + UUID.randomUUID();
+    }
+}

@@ -1,0 +1,200 @@
+package io.colocation.scheduler.service;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.Profile;
+import io.colocation.scheduler.framework.SchedulingCycle;
+import io.colocation.scheduler.framework.Snapshots;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler service: informers feed a queue of this scheduler's pending pods; while this replica holds the
+ * Lease, one loop takes the next pod, decides it with the same {@link SchedulingCycle} as {@code explain} on the
+ * cache's snapshot, assumes it onto the node and binds it, or writes a FailedScheduling Event and backs it off.
+ * Lifecycle LATENT → STARTED → CLOSED.
+ */
+public final class SchedulerService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
+
+    public enum State { LATENT, STARTED, CLOSED }
+
+    private final SchedulerConfig config;
+    private final Profile profile;
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final String identity;
+    private final ClusterCache cache;
+    private final PendingQueue queue;
+    private final Binder binder;
+    private final AtomicLong attempts = new AtomicLong();
+    private final AtomicLong bound = new AtomicLong();
+    private final AtomicLong unschedulable = new AtomicLong();
+    private volatile State state = State.LATENT;
+    private volatile boolean leading;
+    private volatile Thread loop;
+    private volatile CompletableFuture<?> election;
+
+    public SchedulerService(SchedulerConfig config, Profile profile, KubernetesClient client, String identity, Clock clock) {
+        this.config = config;
+        this.profile = profile;
+        this.client = client;
+        this.identity = identity;
+        this.clock = clock;
+        this.cache = new ClusterCache(client);
+        this.queue = new PendingQueue(clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
+                Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
+        this.binder = new Binder(client, config.schedulerName, config.clientQps, clock);
+    }
+
+    public synchronized void start() {
+        if (state != State.LATENT) {
+            throw new IllegalStateException("scheduler already " + state);
+        }
+        cache.start(this::changed, p -> queue.remove(Snapshots.key(p)));
+        state = State.STARTED;
+        if (config.leaderElection.enabled) {
+            elect();
+        } else {
+            lead();
+        }
+        LOG.info("{} ({}) started: plugins {}", config.schedulerName, identity,
+                profile.plugins().stream().map(p -> p.name()).toList());
+    }
+
+    /** Competes for the Lease; on losing it, stops binding and competes again. */
+    private void elect() {
+        LeaderElectionConfigBuilder b = new LeaderElectionConfigBuilder()
+                .withName(config.leaderElection.leaseName)
+                .withLock(new LeaseLock(config.leaderElection.leaseNamespace, config.leaderElection.leaseName, identity))
+                .withLeaseDuration(Duration.ofSeconds(config.leaderElection.leaseDurationSeconds))
+                .withRenewDeadline(Duration.ofSeconds(config.leaderElection.renewDeadlineSeconds))
+                .withRetryPeriod(Duration.ofSeconds(config.leaderElection.retryPeriodSeconds))
+                .withReleaseOnCancel(true)
+                .withLeaderCallbacks(new LeaderCallbacks(this::lead, this::follow,
+                        leader -> LOG.info("{}: the leader is {}", config.schedulerName, leader)));
+        election = client.leaderElector().withConfig(b.build()).build().start();
+        election.whenComplete((r, e) -> {
+            if (state == State.STARTED) {
+                elect();
+            }
+        });
+    }
+
+    private synchronized void lead() {
+        if (leading || state != State.STARTED) {
+            return;
+        }
+        leading = true;
+        Thread t = new Thread(this::run, "k8s-scheduler-loop");
+        t.setDaemon(true);
+        loop = t;
+        t.start();
+        LOG.info("{} ({}) leads: binding pods", config.schedulerName, identity);
+    }
+
+    private synchronized void follow() {
+        leading = false;
+        LOG.info("{} ({}) no longer leads: not binding", config.schedulerName, identity);
+    }
+
+    public boolean leading() {
+        return leading;
+    }
+
+    private void changed(Pod pod) {
+        String key = Snapshots.key(pod);
+        boolean pending = config.schedulerName.equals(pod.getSpec() == null ? null : pod.getSpec().getSchedulerName())
+                && (pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty())
+                && pod.getMetadata().getDeletionTimestamp() == null && !Snapshots.terminated(pod);
+        if (pending) {
+            queue.add(key, pod);
+        } else {
+            queue.remove(key);
+        }
+    }
+
+    private void run() {
+        while (leading && state == State.STARTED && Thread.currentThread() == loop) {
+            try {
+                Optional<Map.Entry<String, Pod>> next = queue.take(Duration.ofMillis(500));
+                if (next.isPresent() && leading) {
+                    scheduleOne(next.get().getKey());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.error("scheduling loop: unexpected failure; going on with the next pod", e);
+            }
+        }
+    }
+
+    private void scheduleOne(String key) {
+        Pod pod = cache.current(key);
+        if (pod == null || pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+            queue.remove(key);
+            return;
+        }
+        attempts.incrementAndGet();
+        Instant now = clock.instant();
+        PodInfo info;
+        try {
+            info = Snapshots.pod(pod, now, "Pod " + key + ": ");
+        } catch (InvalidInputException e) {
+            binder.failed(pod, "cannot read the pod: " + e.getMessage());
+            queue.backoff(key);
+            return;
+        }
+        SchedulingCycle.Decision d = SchedulingCycle.decide(profile, cache.snapshot(now), info);
+        if (d.selected() == null) {
+            unschedulable.incrementAndGet();
+            String summary = d.unavailableSummary();
+            LOG.info("pod {} is unschedulable: {}", key, summary);
+            binder.failed(pod, summary);
+            queue.backoff(key);
+            return;
+        }
+        cache.assume(pod, d.selected());
+        Optional<String> failure = binder.bind(pod, d.selected());
+        if (failure.isPresent()) {
+            cache.forget(pod);
+            LOG.warn("pod {}: binding to {} failed: {}", key, d.selected(), failure.get());
+            queue.backoff(key);
+        } else {
+            bound.incrementAndGet();
+            queue.remove(key);
+            LOG.info("pod {} bound to {}", key, d.selected());
+        }
+    }
+
+    /** Attempts, pods bound, unschedulable outcomes, and the queue's length now. */
+    public Map<String, Long> counts() {
+        return Map.of("attempts", attempts.get(), "bound", bound.get(), "unschedulable", unschedulable.get(),
+                "pending", (long) queue.size());
+    }
+
+    @Override
+    public synchronized void close() {
+        state = State.CLOSED;
+        leading = false;
+        if (election != null) {
+            election.cancel(true);
+        }
+        if (loop != null) {
+            loop.interrupt();
+        }
+        cache.close();
+    }
+}

@@ -1,0 +1,116 @@
+package io.colocation.scheduler.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.scheduler.cli.K8sSchedulerCommand;
+import io.colocation.testsupport.Await;
+import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The scheduler service on a real kube-apiserver: batch pods are bound only where the nodes' batch-cpu (the
+ * broker's grant) fits, never double-booked while bindings are in flight; a pod that fits nowhere gets a
+ * FailedScheduling Event a user understands; pods of another scheduler are left alone; the replica binds only while
+ * it holds the Lease.
+ */
+@ExtendWith(KubeApiServerExtension.class)
+class SchedulerServiceOnApiServerTest {
+    private static final String NS = "k8s-scheduler-test";
+    private static SchedulerService service;
+
+    @AfterAll
+    static void stop(KubernetesClient client) {
+        if (service != null) {
+            service.close();
+        }
+        client.namespaces().withName(NS).delete();
+        for (String n : List.of("sched-small", "sched-big")) {
+            client.nodes().withName(n).delete();
+        }
+    }
+
+    /** A Ready node with batch allocatable; the not-ready taint the API server adds at creation is taken off. */
+    private static void node(KubernetesClient client, String name, String batchCpu) {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client.nodes().withName(name).edit(n -> new NodeBuilder(n).editOrNewSpec().withTaints(List.of()).endSpec().build());
+        Map<String, Quantity> resources = Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods",
+                new Quantity("110"), "kubernetes.io/batch-cpu", new Quantity(batchCpu), "kubernetes.io/batch-memory",
+                new Quantity("16Gi"));
+        client.nodes().withName(name).editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(resources)
+                .withAllocatable(resources).endStatus().build());
+    }
+
+    private static void batchPod(KubernetesClient client, String name, String batchCpu, String scheduler) {
+        client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels("koordinator.sh/priority-class", "koord-batch").endMetadata()
+                .withNewSpec().withSchedulerName(scheduler).addNewContainer().withName("c").withImage("spark")
+                .withNewResources().withRequests(Map.of("kubernetes.io/batch-cpu", new Quantity(batchCpu)))
+                .withLimits(Map.of("kubernetes.io/batch-cpu", new Quantity(batchCpu))).endResources().endContainer()
+                .endSpec().build()).create();
+    }
+
+    private static String nodeOf(KubernetesClient client, String pod) {
+        Pod p = client.pods().inNamespace(NS).withName(pod).get();
+        return p == null ? null : p.getSpec().getNodeName();
+    }
+
+    @Test
+    void bindsWhereBatchFitsAndExplainsWhereNot(KubernetesClient client) throws Exception {
+        ColocationObjects.installNodeMetricCrd(client, Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
+        ColocationObjects.namespace(client, NS);
+        node(client, "sched-small", "1000");
+        node(client, "sched-big", "8000");
+        SchedulerConfig config = new SchedulerConfig();
+        config.leaderElection.leaseNamespace = NS;
+        config.backoffInitialSeconds = 0.2;
+        config.backoffMaxSeconds = 1;
+        service = new SchedulerService(config, K8sSchedulerCommand.profile(config), client, "test-replica", Clock.systemUTC());
+        service.start();
+        Await.until(Duration.ofSeconds(30), service::leading);
+
+        // Three 3-core pods at once: 8 cores on the big node hold two; the third must not be double-booked there.
+        for (String p : List.of("exec-1", "exec-2", "exec-3")) {
+            batchPod(client, p, "3000", "koord-scheduler");
+        }
+        batchPod(client, "other-scheduler", "100", "default-scheduler");
+        List<String> execs = List.of("exec-1", "exec-2", "exec-3");
+        Await.until(Duration.ofSeconds(30), () -> execs.stream().filter(p -> "sched-big".equals(nodeOf(client, p))).count() == 2);
+        String waiting = execs.stream().filter(p -> nodeOf(client, p) == null).findFirst().orElseThrow();
+        Await.until(Duration.ofSeconds(30), () -> failedScheduling(client, waiting).size() > 0);
+        assertEquals(2, execs.stream().filter(p -> "sched-big".equals(nodeOf(client, p))).count(),
+                "never double-booked onto the big node");
+        String message = failedScheduling(client, waiting).get(0).getMessage();
+        assertEquals("0/2 nodes are available: 2 Insufficient kubernetes.io/batch-cpu.", message);
+        assertNull(nodeOf(client, "other-scheduler"), "another scheduler's pod is left alone");
+        assertTrue(client.v1().events().inNamespace(NS).list().getItems().stream()
+                .anyMatch(e -> "Scheduled".equals(e.getReason()) && e.getMessage().endsWith("to sched-big")));
+
+        // Room again: the pod that waited is bound on its next try.
+        String running = execs.stream().filter(p -> !p.equals(waiting)).findFirst().orElseThrow();
+        client.pods().inNamespace(NS).withName(running).withGracePeriod(0).delete();
+        Await.until(Duration.ofSeconds(30), () -> "sched-big".equals(nodeOf(client, waiting)));
+        assertEquals("test-replica", client.leases().inNamespace(NS).withName(config.leaderElection.leaseName).get()
+                .getSpec().getHolderIdentity());
+    }
+
+    private static List<Event> failedScheduling(KubernetesClient client, String pod) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "FailedScheduling".equals(e.getReason()) && pod.equals(e.getInvolvedObject().getName())).toList();
+    }
+}
