@@ -33,7 +33,7 @@ public final class SchedulerConfig {
     /** One replica binds at a time: a coordination.k8s.io Lease, as kube-scheduler's. */
     public static final class LeaderElection {
         public boolean enabled = true;
-        public String leaseNamespace = "kube-system";
+        public String leaseNamespace = "koordinator-system";
         public String leaseName = "koord-scheduler";
         public int leaseDurationSeconds = 15;
         public int renewDeadlineSeconds = 10;

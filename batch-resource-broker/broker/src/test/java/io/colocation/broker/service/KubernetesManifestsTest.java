@@ -176,6 +176,50 @@ class KubernetesManifestsTest {
             KubernetesClientException writeSpec = assertThrows(KubernetesClientException.class,
                     () -> metrics.resource(metrics.withName(node).get()).update());
             assertEquals(403, writeSpec.getCode(), "the spec is the broker's");
+
+            // part 2: a BE pod the strategies chose is evicted through the Eviction API
+            ColocationObjects.namespace(client, "manifests-none");
+            client.pods().inNamespace("manifests-none").resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                    .withName("be-pod").withNamespace("manifests-none").endMetadata().withNewSpec().withNodeName(node)
+                    .addNewContainer().withName("c").withImage("x").endContainer().endSpec().build()).create();
+            assertTrue(asKoordlet.pods().inNamespace("manifests-none").withName("be-pod").evict());
         }
+    }
+
+    @Test
+    void theSchedulerBindsAndHoldsItsLeaseWithItsRightsAlone(KubernetesClient client) throws Exception {
+        applyKustomization(client);
+        String node = "manifests-scheduler-node";
+        ColocationObjects.node(client, node, OWNER, 8, 32);
+        ColocationObjects.namespace(client, "manifests-none");
+        client.pods().inNamespace("manifests-none").resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("batch-pod").withNamespace("manifests-none").addToLabels(ColocationObjects.OWNER_LABEL, OWNER).endMetadata()
+                .withNewSpec().withSchedulerName("koord-scheduler").addNewContainer().withName("c").withImage("x").endContainer()
+                .endSpec().build()).create();
+        try (KubernetesClient asScheduler = as(client, "koord-scheduler")) {
+            asScheduler.pods().inAnyNamespace().list();
+            asScheduler.nodes().list();
+            asScheduler.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND).list();
+            asScheduler.bindings().inNamespace("manifests-none").resource(new io.fabric8.kubernetes.api.model.BindingBuilder()
+                    .withNewMetadata().withName("batch-pod").withNamespace("manifests-none").endMetadata()
+                    .withNewTarget().withKind("Node").withName(node).endTarget().build()).create();
+            assertEquals(node, client.pods().inNamespace("manifests-none").withName("batch-pod").get().getSpec().getNodeName());
+            asScheduler.v1().events().inNamespace("manifests-none").resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+                    .withNewMetadata().withName("batch-pod.scheduled").withNamespace("manifests-none").endMetadata()
+                    .withNewInvolvedObject().withKind("Pod").withName("batch-pod").withNamespace("manifests-none").endInvolvedObject()
+                    .withReason("Scheduled").withMessage("test").build()).create();
+            var lease = asScheduler.leases().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+                    .withNewMetadata().withName("koord-scheduler").withNamespace(NS).endMetadata()
+                    .withNewSpec().withHolderIdentity("replica-a").endSpec().build()).create();
+            lease.getSpec().setHolderIdentity("replica-b");
+            asScheduler.leases().inNamespace(NS).resource(lease).update();
+            KubernetesClientException otherLease = assertThrows(KubernetesClientException.class,
+                    () -> asScheduler.leases().inNamespace(NS).withName("colocation-broker").get());
+            assertEquals(403, otherLease.getCode(), "only its own Lease");
+            KubernetesClientException deleteNode = assertThrows(KubernetesClientException.class,
+                    () -> asScheduler.nodes().withName(node).delete());
+            assertEquals(403, deleteNode.getCode());
+        }
+        client.leases().inNamespace(NS).withName("koord-scheduler").delete();
     }
 }
