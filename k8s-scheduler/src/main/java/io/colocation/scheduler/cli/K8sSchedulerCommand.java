@@ -7,6 +7,7 @@ import io.colocation.scheduler.config.SchedulerConfiguration;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.service.SchedulerConfig;
 import io.colocation.scheduler.service.SchedulerService;
+import io.colocation.scheduler.service.StatusServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -39,10 +40,18 @@ public final class K8sSchedulerCommand {
             Profile profile = profile(config);
             KubernetesClient client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
             SchedulerService service = new SchedulerService(config, profile, client, identity(), Clock.systemUTC());
+            StatusServer status = new StatusServer(service);
+            try {
+                status.start(config.status.bindAddress, config.status.port);
+            } catch (IOException e) {
+                throw new IOException("status.port " + config.status.port + " on " + config.status.bindAddress
+                        + " cannot be opened: " + e.getMessage(), e);
+            }
             service.start();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 service.close();
+                status.close();
                 client.close();
                 stopped.countDown();
             }, "k8s-scheduler-shutdown"));

@@ -23,6 +23,14 @@ public final class SchedulerConfig {
     /** Retry of an unschedulable pod: first after this many seconds, doubling up to backoffMaxSeconds. */
     public double backoffInitialSeconds = 1;
     public double backoffMaxSeconds = 10;
+    public Status status = new Status();
+
+    /** /healthz and /metrics (Prometheus); all interfaces, for the cluster's Prometheus and the kubelet's probes. */
+    public static final class Status {
+        public String bindAddress = "0.0.0.0";
+        /** 0 picks a free port. */
+        public int port = 10261;
+    }
 
     public static final class Kubernetes {
         /** A kubeconfig file; empty: in-cluster service account, else ~/.kube/config. */

@@ -13,10 +13,15 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import io.prometheus.client.Collector;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.GaugeMetricFamily;
+import io.prometheus.client.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +47,10 @@ public final class SchedulerService implements AutoCloseable {
     private final AtomicLong attempts = new AtomicLong();
     private final AtomicLong bound = new AtomicLong();
     private final AtomicLong unschedulable = new AtomicLong();
+    private final CollectorRegistry registry = new CollectorRegistry();
+    private final Histogram attemptSeconds = Histogram.build("koord_scheduler_attempt_duration_seconds",
+            "one pod's scheduling attempt (decision and binding), by result").labelNames("result")
+            .buckets(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1).register(registry);
     private volatile State state = State.LATENT;
     private volatile boolean leading;
     private volatile Thread loop;
@@ -57,6 +66,21 @@ public final class SchedulerService implements AutoCloseable {
         this.queue = new PendingQueue(clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
                 Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
         this.binder = new Binder(client, config.schedulerName, config.clientQps, clock);
+        new Collector() {
+            @Override
+            public List<MetricFamilySamples> collect() {
+                return List.of(
+                        new GaugeMetricFamily("koord_scheduler_pending_pods", "pods of this scheduler waiting for a node",
+                                queue.size()),
+                        new GaugeMetricFamily("koord_scheduler_leader", "1 while this replica holds the Lease and binds",
+                                leading ? 1 : 0));
+            }
+        }.register(registry);
+    }
+
+    /** The Prometheus metrics: attempts by result with their latency, pending pods, leadership. */
+    public CollectorRegistry registry() {
+        return registry;
     }
 
     public synchronized void start() {
@@ -142,10 +166,19 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     private void scheduleOne(String key) {
+        long start = System.nanoTime();
+        String result = attempt(key);
+        if (result != null) {
+            attemptSeconds.labels(result).observe((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    /** One attempt; returns its result for the metrics ({@code scheduled}, {@code unschedulable}, {@code error}), null if void. */
+    private String attempt(String key) {
         Pod pod = cache.current(key);
         if (pod == null || pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
             queue.remove(key);
-            return;
+            return null;
         }
         attempts.incrementAndGet();
         Instant now = clock.instant();
@@ -155,7 +188,7 @@ public final class SchedulerService implements AutoCloseable {
         } catch (InvalidInputException e) {
             binder.failed(pod, "cannot read the pod: " + e.getMessage());
             queue.backoff(key);
-            return;
+            return "error";
         }
         SchedulingCycle.Decision d = SchedulingCycle.decide(profile, cache.snapshot(now), info);
         if (d.selected() == null) {
@@ -164,7 +197,7 @@ public final class SchedulerService implements AutoCloseable {
             LOG.info("pod {} is unschedulable: {}", key, summary);
             binder.failed(pod, summary);
             queue.backoff(key);
-            return;
+            return "unschedulable";
         }
         cache.assume(pod, d.selected());
         Optional<String> failure = binder.bind(pod, d.selected());
@@ -172,11 +205,12 @@ public final class SchedulerService implements AutoCloseable {
             cache.forget(pod);
             LOG.warn("pod {}: binding to {} failed: {}", key, d.selected(), failure.get());
             queue.backoff(key);
-        } else {
-            bound.incrementAndGet();
-            queue.remove(key);
-            LOG.info("pod {} bound to {}", key, d.selected());
+            return "error";
         }
+        bound.incrementAndGet();
+        queue.remove(key);
+        LOG.info("pod {} bound to {}", key, d.selected());
+        return "scheduled";
     }
 
     /** Attempts, pods bound, unschedulable outcomes, and the queue's length now. */

@@ -105,6 +105,15 @@ class SchedulerServiceOnApiServerTest {
         String running = execs.stream().filter(p -> !p.equals(waiting)).findFirst().orElseThrow();
         client.pods().inNamespace(NS).withName(running).withGracePeriod(0).delete();
         Await.until(Duration.ofSeconds(30), () -> "sched-big".equals(nodeOf(client, waiting)));
+        try (StatusServer status = new StatusServer(service)) {
+            java.net.InetSocketAddress at = status.start("127.0.0.1", 0);
+            String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + at.getPort() + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("koord_scheduler_attempt_duration_seconds_count{result=\"scheduled\",} 3.0"), metrics);
+            assertTrue(metrics.contains("koord_scheduler_attempt_duration_seconds_count{result=\"unschedulable\","), metrics);
+            assertTrue(metrics.contains("koord_scheduler_leader 1.0"), metrics);
+        }
         assertEquals("test-replica", client.leases().inNamespace(NS).withName(config.leaderElection.leaseName).get()
                 .getSpec().getHolderIdentity());
     }
