@@ -122,6 +122,10 @@ public final class Sandbox implements AutoCloseable {
                         Map.of("NODE_NAME", node), logs.resolve("koordlet-" + node + ".log"), Duration.ofSeconds(60), () -> reported(client, node)));
             }
             narrator.say(nodes.size() + " koordlets (conf/koordlet.yml), each replaying its simulated host's load curve, report NodeMetrics");
+            Path schedulerConf = schedulerConfig(work, api.kubeconfig());
+            parts.push(ChildProcess.start("k8s-scheduler", launcher, List.of("k8s-scheduler", schedulerConf.toString()), List.of("-Xmx256m"),
+                    Map.of(), logs.resolve("k8s-scheduler.log"), Duration.ofSeconds(60), () -> leads(client)));
+            narrator.say("k8s-scheduler (" + Scenario.K8S_SCHEDULER + ") leads and places batch pods on the broker's grants");
             narrator.plain("""
 
                       kubectl:   kubectl --kubeconfig %s get nodes,pods -A
@@ -144,6 +148,39 @@ public final class Sandbox implements AutoCloseable {
             keepWork = true;
             throw e;
         }
+    }
+
+    /**
+     * The scheduler's settings for this cluster: conf/k8s-scheduler.yml's with the sandbox's kubeconfig, a free status
+     * port, and LoadAwareScheduling's CPU threshold at 90 %: here online pods use most of each node by design, and the
+     * broker's grant (batch-cpu) is what keeps batch within the reclaimed capacity.
+     */
+    private static Path schedulerConfig(Path work, Path kubeconfig) throws IOException {
+        Path profile = work.resolve("k8s-scheduler-profile.yaml");
+        Files.writeString(profile, """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                profiles:
+                - schedulerName: %s
+                  pluginConfig:
+                  - name: LoadAwareScheduling
+                    args: {usageThresholds: {cpu: 90, memory: 95}}
+                """.formatted(Scenario.K8S_SCHEDULER));
+        Path config = work.resolve("k8s-scheduler.yml");
+        Files.writeString(config, """
+                schedulerName: %s
+                profileFile: %s
+                kubernetes: {kubeconfig: %s}
+                status: {bindAddress: 127.0.0.1, port: 0}
+                """.formatted(Scenario.K8S_SCHEDULER, profile, kubeconfig));
+        return config;
+    }
+
+    /** The k8s-scheduler holds its Lease. */
+    private static boolean leads(KubernetesClient client) {
+        var lease = client.leases().inNamespace("koordinator-system").withName(Scenario.K8S_SCHEDULER).get();
+        return lease != null && lease.getSpec() != null && lease.getSpec().getHolderIdentity() != null
+                && !lease.getSpec().getHolderIdentity().isEmpty();
     }
 
     /** The node's NodeMetric has a status: its koordlet reported. */

@@ -57,6 +57,8 @@ public final class NodeSimulator implements AutoCloseable {
                     "pods", new Quantity("110"));
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels(NODE_LABEL, "true")
                     .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux").endMetadata().build()).create();
+            // The API server taints a new node not-ready; no node controller runs here to take it off, so the simulator does.
+            client.nodes().withName(name).edit(node -> new NodeBuilder(node).editOrNewSpec().withTaints(List.of()).endSpec().build());
             Node n = client.nodes().withName(name).get();
             n.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
                     .withConditions(ready(Instant.now())).withNewNodeInfo().withKubeletVersion("v1.20.2-sandbox")

@@ -24,6 +24,8 @@ import java.util.Map;
  * preempted; then the work finishes and the summary is drawn. Every second the broker's ledger is sampled.
  */
 public final class Scenario {
+    /** The scheduler the batch pods name; the sandbox runs it. */
+    public static final String K8S_SCHEDULER = "koord-scheduler";
     public static final int ONLINE_PODS_PER_NODE = 3;
     static final int BATCH_PODS_PER_NODE = 2;
 
@@ -118,8 +120,7 @@ public final class Scenario {
                     long mapMillis = Duration.ofNanos(spikeStart - System.nanoTime()).toMillis() + duration.toMillis() * 15 / 100 + 15_000;
                     job = new MapReduceWatch(yarn.submitSleepJob(maps, mapMillis, work.resolve("mapreduce")));
                     narrator.say("3. " + podsSubmitted + " batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) to Kubernetes, placed by "
-                            + "the sandbox on the node with the most free batch-cpu (the k8s-scheduler is not built yet); "
-                            + "MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
+                            + "the k8s-scheduler on the broker's grants; MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
                 } else {
                     narrator.say("3. " + podsSubmitted + " batch pods to Kubernetes (no YARN in this run)");
                 }
@@ -217,7 +218,10 @@ public final class Scenario {
                 l.yarnUsedCpu() / 1000.0, l.excessCpu() > 0 ? String.format(", %.1f cores used beyond Batch", l.excessCpu() / 1000.0) : "");
     }
 
-    /** Batch pods, each on the node whose status has the most batch-cpu left; they run for a third of the scenario. */
+    /**
+     * Batch pods for the k8s-scheduler (as many as the nodes' batch-cpu holds now); they run for a third of the scenario
+     * once bound.
+     */
     private int submitBatchPods() {
         Map<String, Long> free = new HashMap<>();
         for (String node : nodes) {
@@ -236,7 +240,8 @@ public final class Scenario {
             }
             free.merge(node, -1000L, Long::sum);
             Pod pod = new PodBuilder().withNewMetadata().withName("batch-" + i).addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "BE")
-                    .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec().withNodeName(node)
+                    .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec()
+                    .withSchedulerName(K8S_SCHEDULER)
                     .withPriorityClassName("koord-batch").withRestartPolicy("Never").addNewContainer().withName("job").withImage("spark")
                     .withNewResources().addToRequests(batchResources).addToLimits(batchResources).endResources().endContainer().endSpec()
                     .build();
