@@ -1,14 +1,13 @@
 package io.colocation.scheduler.service;
 
+import io.colocation.kube.client.PodEvents;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,17 +55,8 @@ final class Binder {
 
     private void event(Pod pod, String type, String reason, String message) {
         pace();
-        String now = clock.instant().toString();
         try {
-            client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(new EventBuilder().withNewMetadata()
-                    .withName(pod.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
-                    .withNamespace(pod.getMetadata().getNamespace()).endMetadata()
-                    .withInvolvedObject(new ObjectReferenceBuilder().withKind("Pod").withApiVersion("v1")
-                            .withNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                            .withUid(pod.getMetadata().getUid()).build())
-                    .withType(type).withReason(reason).withMessage(message)
-                    .withNewSource().withComponent(schedulerName).endSource()
-                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1).build()).create();
+            PodEvents.record(client, pod, type, reason, message, schedulerName, null, clock.instant());
         } catch (KubernetesClientException e) {
             LOG.warn("cannot write the {} Event of pod {}/{}: {}", reason, pod.getMetadata().getNamespace(),
                     pod.getMetadata().getName(), e.getMessage());

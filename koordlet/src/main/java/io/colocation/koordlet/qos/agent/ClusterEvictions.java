@@ -2,15 +2,13 @@ package io.colocation.koordlet.qos.agent;
 
 import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.yarn.CopilotClient;
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.colocation.kube.client.PodEvents;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,18 +72,9 @@ public final class ClusterEvictions implements EvictionExecutor {
     }
 
     private void event(Pod pod, String strategy, String reason) {
-        String now = clock.instant().toString();
         try {
-            client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(new EventBuilder().withNewMetadata()
-                    .withName(pod.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
-                    .withNamespace(pod.getMetadata().getNamespace()).endMetadata()
-                    .withInvolvedObject(new ObjectReferenceBuilder().withKind("Pod").withApiVersion("v1")
-                            .withNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                            .withUid(pod.getMetadata().getUid()).build())
-                    .withType("Warning").withReason(EVENT_REASON)
-                    .withMessage("evicted by the koordlet on " + nodeName + ": " + strategy + ": " + reason)
-                    .withNewSource().withComponent("koordlet").withHost(nodeName).endSource()
-                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1).build()).create();
+            PodEvents.record(client, pod, "Warning", EVENT_REASON, "evicted by the koordlet on " + nodeName + ": " + strategy + ": "
+                    + reason, "koordlet", nodeName, clock.instant());
         } catch (KubernetesClientException e) {
             LOG.warn("evicted pod {}/{}, but its Event could not be written: {}", pod.getMetadata().getNamespace(),
                     pod.getMetadata().getName(), e.getMessage());
