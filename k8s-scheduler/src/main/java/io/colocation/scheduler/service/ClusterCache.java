@@ -6,6 +6,7 @@ import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Snapshots;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -93,6 +94,38 @@ final class ClusterCache implements AutoCloseable {
     Pod current(String key) {
         String[] nsName = key.split("/", 2);
         return pods.getIndexer().getByKey(nsName[0] + "/" + nsName[1]);
+    }
+
+    /** A PodGroup ({@code scheduling.sigs.k8s.io/v1alpha1}); null when absent or when the CRD is not installed. */
+    GenericKubernetesResource podGroup(String namespace, String name) {
+        try {
+            return client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "PodGroup").inNamespace(namespace)
+                    .withName(name).get();
+        } catch (KubernetesClientException e) {
+            return null;
+        }
+    }
+
+    /** The gang's members: those still waiting for a node (by key) and how many are bound or assumed. */
+    record Members(List<Pod> pending, int placed) {
+    }
+
+    Members members(Gang gang, String schedulerName) {
+        List<Pod> pending = new ArrayList<>();
+        int placed = 0;
+        for (Pod p : pods.getStore().list()) {
+            if (!gang.member(p) || Snapshots.terminated(p) || p.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            boolean bound = p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty();
+            if (bound || assumed.containsKey(Snapshots.key(p))) {
+                placed++;
+            } else if (schedulerName.equals(p.getSpec().getSchedulerName())) {
+                pending.add(p);
+            }
+        }
+        pending.sort(java.util.Comparator.comparing(Snapshots::key));
+        return new Members(pending, placed);
     }
 
     /** Nodes in name order with their bound and assumed pods and their NodeMetrics; an unreadable node is skipped. */

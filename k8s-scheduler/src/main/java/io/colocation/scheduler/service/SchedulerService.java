@@ -181,6 +181,17 @@ public final class SchedulerService implements AutoCloseable {
             return null;
         }
         attempts.incrementAndGet();
+        Optional<Gang> gang;
+        try {
+            gang = Gang.of(pod, cache::podGroup);
+        } catch (Gang.Unusable e) {
+            binder.failed(pod, "gang: " + e.getMessage());
+            queue.backoff(key);
+            return "unschedulable";
+        }
+        if (gang.isPresent()) {
+            return attemptGang(gang.get());
+        }
         Instant now = clock.instant();
         PodInfo info;
         try {
@@ -210,6 +221,68 @@ public final class SchedulerService implements AutoCloseable {
         bound.incrementAndGet();
         queue.remove(key);
         LOG.info("pod {} bound to {}", key, d.selected());
+        return "scheduled";
+    }
+
+    /**
+     * A gang is placed whole in one go: every waiting member is decided on the snapshot with the members before it
+     * assumed; only when at least minMember (less those already bound) fit are they bound, else every assumption is
+     * released and each member says why. Strict and NonStrict behave alike here: nothing is bound for a gang that
+     * does not fit, so nothing has to be taken back.
+     */
+    private String attemptGang(Gang gang) {
+        ClusterCache.Members members = cache.members(gang, config.schedulerName);
+        int need = Math.max(0, gang.minMember() - members.placed());
+        if (members.pending().size() < need) {
+            for (Pod p : members.pending()) {
+                binder.failed(p, "gang " + gang.id() + ": " + (members.pending().size() + members.placed()) + " of its "
+                        + gang.minMember() + " members exist; waiting for the rest");
+                queue.backoff(Snapshots.key(p));
+            }
+            return "unschedulable";
+        }
+        Instant now = clock.instant();
+        List<Map.Entry<Pod, String>> placed = new java.util.ArrayList<>();
+        String why = null;
+        for (Pod p : members.pending()) {
+            try {
+                SchedulingCycle.Decision d = SchedulingCycle.decide(profile, cache.snapshot(now),
+                        Snapshots.pod(p, now, "Pod " + Snapshots.key(p) + ": "));
+                if (d.selected() != null) {
+                    cache.assume(p, d.selected());
+                    placed.add(Map.entry(p, d.selected()));
+                } else if (why == null) {
+                    why = d.unavailableSummary();
+                }
+            } catch (InvalidInputException e) {
+                why = e.getMessage();
+            }
+        }
+        if (placed.size() < need) {
+            placed.forEach(e -> cache.forget(e.getKey()));
+            unschedulable.incrementAndGet();
+            String message = "gang " + gang.id() + " cannot be placed whole: " + placed.size() + " of the " + need
+                    + " members it needs fit now; nothing is bound (" + why + ")";
+            LOG.info("{}", message);
+            for (Pod p : members.pending()) {
+                binder.failed(p, message);
+                queue.backoff(Snapshots.key(p));
+            }
+            return "unschedulable";
+        }
+        for (Map.Entry<Pod, String> e : placed) {
+            String k = Snapshots.key(e.getKey());
+            Optional<String> failure = binder.bind(e.getKey(), e.getValue());
+            if (failure.isPresent()) {
+                cache.forget(e.getKey());
+                LOG.warn("gang {}: binding {} to {} failed: {}", gang.id(), k, e.getValue(), failure.get());
+                queue.backoff(k);
+            } else {
+                bound.incrementAndGet();
+                queue.remove(k);
+            }
+        }
+        LOG.info("gang {}: {} members bound together", gang.id(), placed.size());
         return "scheduled";
     }
 

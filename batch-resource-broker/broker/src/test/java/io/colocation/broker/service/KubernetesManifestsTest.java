@@ -89,6 +89,8 @@ class KubernetesManifestsTest {
                 KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
         ColocationObjects.installCrd(client, MANIFESTS.resolve("crds/slo.koordinator.sh_nodeslos.yaml"),
                 KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO");
+        ColocationObjects.installCrd(client, MANIFESTS.resolve("crds/scheduling.sigs.k8s.io_podgroups.yaml"),
+                "scheduling.sigs.k8s.io/v1alpha1", "PodGroup");
     }
 
     /** A client that acts as a ServiceAccount of koordinator-system (the admin token may impersonate). */
@@ -200,6 +202,7 @@ class KubernetesManifestsTest {
             asScheduler.pods().inAnyNamespace().list();
             asScheduler.nodes().list();
             asScheduler.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND).list();
+            asScheduler.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "PodGroup").inNamespace("manifests-none").list();
             asScheduler.bindings().inNamespace("manifests-none").resource(new io.fabric8.kubernetes.api.model.BindingBuilder()
                     .withNewMetadata().withName("batch-pod").withNamespace("manifests-none").endMetadata()
                     .withNewTarget().withKind("Node").withName(node).endTarget().build()).create();

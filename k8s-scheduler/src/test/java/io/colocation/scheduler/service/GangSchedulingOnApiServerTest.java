@@ -1,0 +1,122 @@
+package io.colocation.scheduler.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.scheduler.cli.K8sSchedulerCommand;
+import io.colocation.testsupport.Await;
+import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Gangs on a real kube-apiserver: with Koordinator's annotations, a gang that cannot be placed whole binds nothing and
+ * says why on every member, and binds all together once it fits, and a gang waits until minMember members exist; with
+ * a PodGroup and its label, the members are bound together.
+ */
+@ExtendWith(KubeApiServerExtension.class)
+class GangSchedulingOnApiServerTest {
+    private static final String NS = "k8s-scheduler-gang";
+    private static SchedulerService service;
+
+    @AfterAll
+    static void stop(KubernetesClient client) {
+        if (service != null) {
+            service.close();
+        }
+        client.namespaces().withName(NS).delete();
+        client.nodes().withName("gang-node").delete();
+    }
+
+    private static void batchCpu(KubernetesClient client, String milli) {
+        Map<String, Quantity> resources = Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods",
+                new Quantity("110"), "kubernetes.io/batch-cpu", new Quantity(milli));
+        client.nodes().withName("gang-node").editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(resources)
+                .withAllocatable(resources).endStatus().build());
+    }
+
+    private static void member(KubernetesClient client, String gang, String min, String name) {
+        client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels("koordinator.sh/priority-class", "koord-batch")
+                .addToAnnotations(Map.of("gang.scheduling.koordinator.sh/name", gang, "gang.scheduling.koordinator.sh/min-available", min))
+                .endMetadata().withNewSpec().withSchedulerName("koord-scheduler").addNewContainer().withName("c").withImage("x")
+                .withNewResources().withRequests(Map.of("kubernetes.io/batch-cpu", new Quantity("2000"))).endResources()
+                .endContainer().endSpec().build()).create();
+    }
+
+    private static boolean bound(KubernetesClient client, String name) {
+        Pod p = client.pods().inNamespace(NS).withName(name).get();
+        return p != null && p.getSpec().getNodeName() != null;
+    }
+
+    private static List<String> failures(KubernetesClient client, String pod) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "FailedScheduling".equals(e.getReason()) && pod.equals(e.getInvolvedObject().getName()))
+                .map(e -> e.getMessage()).toList();
+    }
+
+    @Test
+    void allOrNothing(KubernetesClient client) throws Exception {
+        ColocationObjects.namespace(client, NS);
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gang-node").endMetadata().build()).create();
+        client.nodes().withName("gang-node").edit(n -> new NodeBuilder(n).editOrNewSpec().withTaints(List.of()).endSpec().build());
+        batchCpu(client, "5000");
+        SchedulerConfig config = new SchedulerConfig();
+        config.leaderElection.enabled = false;
+        config.backoffInitialSeconds = 0.2;
+        config.backoffMaxSeconds = 1;
+        service = new SchedulerService(config, K8sSchedulerCommand.profile(config), client, "gang-test", Clock.systemUTC());
+        service.start();
+
+        // 3 × 2 cores on 5 cores: two would fit, the gang needs three: nothing is bound.
+        List<String> spark = List.of("spark-0", "spark-1", "spark-2");
+        spark.forEach(p -> member(client, "spark", "3", p));
+        Await.until(Duration.ofSeconds(30), () -> spark.stream().allMatch(p -> !failures(client, p).isEmpty()));
+        assertTrue(spark.stream().noneMatch(p -> bound(client, p)), "a gang that does not fit binds nothing");
+        assertTrue(failures(client, "spark-2").get(0).startsWith("gang " + NS + "/spark cannot be placed whole: 2 of the 3 members"),
+                failures(client, "spark-2").get(0));
+
+        // Room for all three: bound together on a later try.
+        batchCpu(client, "8000");
+        Await.until(Duration.ofSeconds(30), () -> spark.stream().allMatch(p -> bound(client, p)));
+
+        // A gang of two with one member waits for the second.
+        member(client, "pair", "2", "pair-0");
+        Await.until(Duration.ofSeconds(30), () -> !failures(client, "pair-0").isEmpty());
+        assertEquals("gang " + NS + "/pair: 1 of its 2 members exist; waiting for the rest", failures(client, "pair-0").get(0));
+        assertTrue(!bound(client, "pair-0"));
+        batchCpu(client, "12000");
+        member(client, "pair", "2", "pair-1");
+        Await.until(Duration.ofSeconds(30), () -> bound(client, "pair-0") && bound(client, "pair-1"));
+
+        // A PodGroup (scheduling.sigs.k8s.io) and members labelled with it.
+        ColocationObjects.installCrd(client, Path.of("../conf/kubernetes/crds/scheduling.sigs.k8s.io_podgroups.yaml"),
+                "scheduling.sigs.k8s.io/v1alpha1", "PodGroup");
+        client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "PodGroup").inNamespace(NS)
+                .resource(new GenericKubernetesResourceBuilder().withApiVersion("scheduling.sigs.k8s.io/v1alpha1").withKind("PodGroup")
+                        .withNewMetadata().withName("etl").withNamespace(NS).endMetadata()
+                        .addToAdditionalProperties("spec", Map.of("minMember", 2)).build()).create();
+        batchCpu(client, "16000");
+        for (String p : List.of("etl-0", "etl-1")) {
+            client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName(p).withNamespace(NS)
+                    .addToLabels(Map.of("koordinator.sh/priority-class", "koord-batch", "pod-group.scheduling.sigs.k8s.io", "etl"))
+                    .endMetadata().withNewSpec().withSchedulerName("koord-scheduler").addNewContainer().withName("c").withImage("x")
+                    .withNewResources().withRequests(Map.of("kubernetes.io/batch-cpu", new Quantity("1000"))).endResources()
+                    .endContainer().endSpec().build()).create();
+        }
+        Await.until(Duration.ofSeconds(30), () -> bound(client, "etl-0") && bound(client, "etl-1"));
+    }
+}
