@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs every prerequisite of the test suite (etcd and a kube-apiserver built from Debian's source
-# package, cached in ~/.cache/colocation) and runs all tests with Maven. Safe to re-run: the second run
+# package, cached in ~/.cache/colocation; chromium for the console's browser test) and runs all tests with Maven. Safe to re-run: the second run
 # skips the build. Without arguments it then runs the Hadoop-side suites against Hadoop 3.3.6
 # (dev/test-hadoop-3.3.sh) and the sandbox scenario on the built distribution (dev/test-sandbox.sh);
 # extra arguments go to Maven only (for example -pl test-support).
@@ -8,6 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)
 export COLOCATION_KUBE_BIN
+# The console's test opens the page in a real (headless) browser.
+if ! command -v chromium >/dev/null; then
+  echo "[test-all] installing chromium from apt for the console's browser test" >&2
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
+fi
 if [ "$#" -gt 0 ]; then
   exec mvn -B verify "$@"
 fi

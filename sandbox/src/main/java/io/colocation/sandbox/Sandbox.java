@@ -128,11 +128,12 @@ public final class Sandbox implements AutoCloseable {
             narrator.say("k8s-scheduler (" + Scenario.K8S_SCHEDULER + ") leads and places batch pods on the broker's grants");
             narrator.plain("""
 
+                      console:   http://127.0.0.1:%d/   (drain/undrain with the token %s)
                       kubectl:   kubectl --kubeconfig %s get nodes,pods -A
                       broker:    %s status --broker http://127.0.0.1:%d
                                  curl -s http://127.0.0.1:%d/api/v1/nodes
                       logs:      %s
-                    """.formatted(api.kubeconfig(), launcher, port, port, logs));
+                    """.formatted(port, token, api.kubeconfig(), launcher, port, port, logs));
 
             Summary summary = scenario.play(clock);
             narrator.plain("\n" + summary.table() + "\n");

@@ -106,6 +106,8 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         NodeDrain drain = new NodeDrain(kubernetes, broker::wake);
         environment.jersey().register(new NodesResource(broker.ledger(), broker.leadership(), drain, broker::resync));
         environment.jersey().register(new ClusterResource(broker.ledger(), broker.leadership(), broker.replicaId(), broker.policy()));
+        environment.jersey().register(new HealthResource(environment.healthChecks()));
+        environment.jersey().register(new ConsoleResource());
         environment.admin().addServlet("drain-batch", new DrainBatchTask(drain)).addMapping("/tasks/drain-batch");
         environment.admin().addTask(new ResyncTask(broker::resync));
         if (token != null) {

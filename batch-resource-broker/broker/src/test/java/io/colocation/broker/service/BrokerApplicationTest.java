@@ -18,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -226,5 +227,39 @@ class BrokerApplicationTest {
         assertEquals("ok", JSON.readTree(live.body()).path("status").asText());
         assertEquals(200, ready.statusCode(), ready.body());
         assertEquals(0, JSON.readTree(ready.body()).path("failing").size(), ready.body());
+    }
+
+    /** The console: its page and assets from the jar, the health it shows, and the page working in a real browser. */
+    @Test
+    void theConsoleShowsTheClusterInARealBrowser() throws Exception {
+        HttpResponse<String> page = send("GET", api + "/", null);
+        assertEquals(200, page.statusCode());
+        assertTrue(page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+        assertTrue(page.body().contains("console/console.js"), page.body());
+        assertEquals(200, send("GET", api + "/console/console.js", null).statusCode());
+        assertEquals(404, send("GET", api + "/console/broker.yml", null).statusCode(), "only the console's own files");
+        JsonNode health = get(api + "/api/v1/health");
+        assertTrue(health.size() > 0 && health.fields().next().getValue().has("healthy"), health.toString());
+
+        java.util.Optional<Path> chromium = java.util.stream.Stream.of(System.getenv("PATH").split(":"))
+                .map(d -> Path.of(d, "chromium")).filter(java.nio.file.Files::isExecutable).findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(chromium.isPresent(), "no chromium on PATH (dev/test-all.sh installs it)");
+        Await.until(Duration.ofSeconds(20), () -> app.broker().ledger().get(NODE).isPresent());
+        Path profile = java.nio.file.Files.createTempDirectory("console-browser");
+        try {
+            Process browser = new ProcessBuilder(chromium.get().toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--virtual-time-budget=15000", "--dump-dom", api + "/")
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String dom = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(browser.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the browser finished");
+            assertTrue(dom.contains("data-node=\"" + NODE + "\""), "a row for the node: " + dom);
+            assertTrue(dom.contains("leader: "), dom);
+            assertTrue(dom.contains("class=\"bar\""), "the node's stacked bar: " + dom);
+            assertTrue(dom.contains("Kubernetes grant") && dom.contains("✔ "), "the health list: " + dom);
+        } finally {
+            try (var walk = java.nio.file.Files.walk(profile)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
     }
 }

@@ -1,0 +1,158 @@
+// The broker's console: plain JavaScript, no packages, works offline. Polls this broker's API every 2 s.
+(function () {
+  'use strict';
+  var history = [];            // cluster totals over time, for the chart
+  var MAX_POINTS = 300;        // 10 minutes at 2 s
+  var seen = {};               // publication keys already listed as events
+  var lastLeader = null;
+  var events = [];
+
+  function cores(r) { return r ? r.cpuMilli / 1000 : 0; }
+  // The API writes instants as epoch seconds (a number) or as ISO text: both become milliseconds.
+  function millis(t) { return typeof t === 'number' ? t * 1000 : Date.parse(t); }
+  function stamp(ms) { return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'); }
+  function fmt(x) { return (Math.round(x * 10) / 10).toFixed(1); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function get(path) {
+    return fetch(path, { cache: 'no-store' }).then(function (r) {
+      if (!r.ok) { throw new Error(path + ': HTTP ' + r.status); }
+      return r.json();
+    });
+  }
+  function addEvent(time, text) {
+    events.unshift({ time: time, text: text });
+    events = events.slice(0, 100);
+  }
+
+  function renderTotals(t) {
+    var leader = document.getElementById('leader');
+    leader.textContent = 'leader: ' + (t.leader || 'none') + (t.epoch != null ? ' (epoch ' + t.epoch + ')' : '') +
+      ' · this replica: ' + t.replica + ' · policy ' + t.policy;
+    if (lastLeader !== null && lastLeader !== t.leader) {
+      addEvent(Date.now(), 'failover: leader ' + lastLeader + ' → ' + (t.leader || 'none'));
+    }
+    lastLeader = t.leader;
+    var box = document.getElementById('totals');
+    box.textContent = '';
+    [['nodes', t.nodes + (t.drainedNodes ? ' (' + t.drainedNodes + ' drained)' : '') +
+        (t.degradedNodes ? ' (' + t.degradedNodes + ' degraded)' : '')],
+     ['capacity', fmt(cores(t.capacity)) + ' cores'], ['online usage', fmt(cores(t.onlineUsage)) + ' cores'],
+     ['Batch origin', fmt(cores(t.origin)) + ' cores'],
+     ['Kubernetes used / granted', fmt(cores(t.kubernetes.used)) + ' / ' + fmt(cores(t.kubernetes.granted))],
+     ['YARN used / granted', fmt(cores(t.yarn.used)) + ' / ' + fmt(cores(t.yarn.granted))],
+     ['excess', fmt(cores(t.excess)) + ' cores']].forEach(function (p) {
+      var d = el('div'); d.appendChild(el('b', {}, p[1])); d.appendChild(document.createTextNode(p[0])); box.appendChild(d);
+    });
+    history.push({ capacity: cores(t.capacity), online: cores(t.onlineUsage), origin: cores(t.origin),
+      k8s: cores(t.kubernetes.used), yarn: cores(t.yarn.used) });
+    if (history.length > MAX_POINTS) { history.shift(); }
+    drawChart();
+  }
+
+  function drawChart() {
+    var c = document.getElementById('chart');
+    var g = c.getContext('2d');
+    g.clearRect(0, 0, c.width, c.height);
+    var max = Math.max.apply(null, history.map(function (h) { return h.capacity; }).concat([1]));
+    var series = [['capacity', '#999'], ['online', '#d9822b'], ['origin', '#3b73b9'], ['k8s', '#2f9e5b'], ['yarn', '#8e44ad']];
+    g.fillStyle = '#777'; g.font = '11px sans-serif'; g.fillText(fmt(max) + ' cores', 4, 12);
+    series.forEach(function (s) {
+      g.strokeStyle = s[1]; g.lineWidth = 2; g.beginPath();
+      history.forEach(function (h, i) {
+        var x = history.length < 2 ? 0 : i * (c.width - 1) / (MAX_POINTS - 1);
+        var y = c.height - 4 - (h[s[0]] / max) * (c.height - 20);
+        if (i === 0) { g.moveTo(x, y); } else { g.lineTo(x, y); }
+      });
+      g.stroke();
+    });
+  }
+
+  function bar(n) {
+    var cap = cores(n.capacity) || 1;
+    var online = Math.max(0, cores(n.nodeUsage) - cores(n.kubernetesUsed) - cores(n.yarnUsed));
+    var parts = [['online', online], ['k8s', cores(n.kubernetesUsed)], ['yarn', cores(n.yarnUsed)], ['free', cores(n.free)]];
+    var b = el('div', { 'class': 'bar', title: parts.map(function (p) { return p[0] + ' ' + fmt(p[1]); }).join(', ') });
+    parts.forEach(function (p) {
+      b.appendChild(el('span', { 'class': p[0], style: 'width:' + Math.max(0, Math.min(100, p[1] * 100 / cap)) + '%' }));
+    });
+    return b;
+  }
+
+  function drainButton(n) {
+    var b = el('button', {}, n.drained ? 'undrain' : 'drain');
+    b.addEventListener('click', function () {
+      var token = document.getElementById('token').value;
+      fetch('api/v1/nodes/' + encodeURIComponent(n.node) + '/drain', {
+        method: n.drained ? 'DELETE' : 'POST', headers: token ? { Authorization: 'Bearer ' + token } : {}
+      }).then(function (r) {
+        addEvent(Date.now(), (n.drained ? 'undrain ' : 'drain ') + n.node + ': ' +
+          (r.ok ? 'done' : 'refused (HTTP ' + r.status + (r.status === 401 ? ', give the broker token' : '') + ')'));
+        refresh();
+      });
+    });
+    return b;
+  }
+
+  function renderNodes(nodes) {
+    var body = document.querySelector('#nodes tbody');
+    body.textContent = '';
+    nodes.forEach(function (n) {
+      var tr = el('tr', { 'data-node': n.node });
+      tr.appendChild(el('td', {}, n.node));
+      var cpu = el('td'); cpu.appendChild(bar(n)); tr.appendChild(cpu);
+      tr.appendChild(el('td', {}, fmt(cores(n.kubernetesGrant)) + ' (used ' + fmt(cores(n.kubernetesUsed)) + ')'));
+      tr.appendChild(el('td', {}, fmt(cores(n.yarnGrant)) + ' (used ' + fmt(cores(n.yarnUsed)) + ')' +
+        (n.yarn && !n.yarn.acknowledged ? ' · not acknowledged' : '')));
+      var state = n.drained ? 'drained' : n.degraded ? 'degraded' : 'ok';
+      var age = n.computedAt != null ? Math.round((Date.now() - millis(n.computedAt)) / 1000) : null;
+      if (state === 'ok' && age !== null && age > 30) { state = 'stale'; }
+      tr.appendChild(el('td', { 'class': 'state-' + state, title: n.degradedReason || '' },
+        state + (age !== null ? ' · ' + age + ' s ago' : '')));
+      var act = el('td'); act.appendChild(drainButton(n)); tr.appendChild(act);
+      body.appendChild(tr);
+      [['Kubernetes', n.lastKubernetesPublication], ['YARN', n.lastYarnPublication]].forEach(function (p) {
+        var pub = p[1];
+        if (!pub || pub.at == null) { return; }
+        var key = n.node + p[0] + pub.at;
+        if (seen[key]) { return; }
+        seen[key] = true;
+        addEvent(millis(pub.at), n.node + ': ' + p[0] + ' grant ' + fmt(cores(pub.grant)) + ' cores' +
+          (pub.reason ? ' — ' + pub.reason : '') + (pub.error ? ' — error: ' + pub.error : ''));
+      });
+    });
+    events.sort(function (a, b) { return b.time - a.time; });
+    var list = document.getElementById('events');
+    list.textContent = '';
+    events.slice(0, 40).forEach(function (e) { list.appendChild(el('li', {}, stamp(e.time) + ' ' + e.text)); });
+  }
+
+  function renderHealth(h) {
+    var list = document.getElementById('health');
+    list.textContent = '';
+    Object.keys(h).sort().forEach(function (name) {
+      list.appendChild(el('li', { 'class': h[name].healthy ? 'ok' : 'bad' },
+        (h[name].healthy ? '✔ ' : '✘ ') + name + (h[name].message ? ': ' + h[name].message : '')));
+    });
+  }
+
+  function refresh() {
+    Promise.all([get('api/v1/cluster'), get('api/v1/nodes'), get('api/v1/health')]).then(function (r) {
+      renderTotals(r[0]);
+      renderNodes(r[1].items || []);
+      renderHealth(r[2]);
+    }).catch(function (e) {
+      document.getElementById('leader').textContent = 'cannot reach the broker: ' + e.message;
+    });
+  }
+
+  var saved = sessionStorage.getItem('broker-token');
+  if (saved) { document.getElementById('token').value = saved; }
+  document.getElementById('token').addEventListener('change', function (e) { sessionStorage.setItem('broker-token', e.target.value); });
+  refresh();
+  setInterval(refresh, 2000);
+}());
