@@ -64,7 +64,7 @@
     series.forEach(function (s) {
       g.strokeStyle = s[1]; g.lineWidth = 2; g.beginPath();
       history.forEach(function (h, i) {
-        var x = history.length < 2 ? 0 : i * (c.width - 1) / (MAX_POINTS - 1);
+        var x = history.length < 2 ? 0 : i * (c.width - 1) / (history.length - 1);
         var y = c.height - 4 - (h[s[0]] / max) * (c.height - 20);
         if (i === 0) { g.moveTo(x, y); } else { g.lineTo(x, y); }
       });
@@ -108,11 +108,11 @@
       tr.appendChild(el('td', {}, fmt(cores(n.kubernetesGrant)) + ' (used ' + fmt(cores(n.kubernetesUsed)) + ')'));
       tr.appendChild(el('td', {}, fmt(cores(n.yarnGrant)) + ' (used ' + fmt(cores(n.yarnUsed)) + ')' +
         (n.yarn && !n.yarn.acknowledged ? ' · not acknowledged' : '')));
+      // degraded: the calculation found the node's inputs stale or unusable (a NodeMetric too old, ...)
       var state = n.drained ? 'drained' : n.degraded ? 'degraded' : 'ok';
       var age = n.computedAt != null ? Math.round((Date.now() - millis(n.computedAt)) / 1000) : null;
-      if (state === 'ok' && age !== null && age > 30) { state = 'stale'; }
       tr.appendChild(el('td', { 'class': 'state-' + state, title: n.degradedReason || '' },
-        state + (age !== null ? ' · ' + age + ' s ago' : '')));
+        state + (n.degradedReason ? ': ' + n.degradedReason : '') + (age !== null ? ' · computed ' + age + ' s ago' : '')));
       var act = el('td'); act.appendChild(drainButton(n)); tr.appendChild(act);
       body.appendChild(tr);
       [['Kubernetes', n.lastKubernetesPublication], ['YARN', n.lastYarnPublication]].forEach(function (p) {
