@@ -41,10 +41,14 @@ class GangSchedulingOnApiServerTest {
         client.nodes().withName("gang-node").delete();
     }
 
+    private static Map<String, Quantity> withBatchCpu(String milli) {
+        return Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods", new Quantity("110"),
+                "kubernetes.io/batch-cpu", new Quantity(milli));
+    }
+
     private static void batchCpu(KubernetesClient client, String milli) {
-        Map<String, Quantity> resources = Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods",
-                new Quantity("110"), "kubernetes.io/batch-cpu", new Quantity(milli));
-        client.nodes().withName("gang-node").editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(resources)
+        Map<String, Quantity> resources = withBatchCpu(milli);
+        client.nodes().withName("gang-node").editStatus(n -> new NodeBuilder(n).editStatus().withCapacity(resources)
                 .withAllocatable(resources).endStatus().build());
     }
 
@@ -71,9 +75,7 @@ class GangSchedulingOnApiServerTest {
     @Test
     void allOrNothing(KubernetesClient client) throws Exception {
         ColocationObjects.namespace(client, NS);
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gang-node").endMetadata().build()).create();
-        client.nodes().withName("gang-node").edit(n -> new NodeBuilder(n).editOrNewSpec().withTaints(List.of()).endSpec().build());
-        batchCpu(client, "5000");
+        ColocationObjects.readyNode(client, "gang-node", withBatchCpu("5000"));
         SchedulerConfig config = new SchedulerConfig();
         config.leaderElection.enabled = false;
         config.backoffInitialSeconds = 0.2;

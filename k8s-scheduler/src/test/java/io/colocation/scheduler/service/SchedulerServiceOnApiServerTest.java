@@ -9,7 +9,6 @@ import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -47,13 +46,9 @@ class SchedulerServiceOnApiServerTest {
 
     /** A Ready node with batch allocatable; the not-ready taint the API server adds at creation is taken off. */
     private static void node(KubernetesClient client, String name, String batchCpu) {
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
-        client.nodes().withName(name).edit(n -> new NodeBuilder(n).editOrNewSpec().withTaints(List.of()).endSpec().build());
-        Map<String, Quantity> resources = Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods",
-                new Quantity("110"), "kubernetes.io/batch-cpu", new Quantity(batchCpu), "kubernetes.io/batch-memory",
-                new Quantity("16Gi"));
-        client.nodes().withName(name).editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(resources)
-                .withAllocatable(resources).endStatus().build());
+        ColocationObjects.readyNode(client, name, Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"),
+                "pods", new Quantity("110"), "kubernetes.io/batch-cpu", new Quantity(batchCpu),
+                "kubernetes.io/batch-memory", new Quantity("16Gi")));
     }
 
     private static void batchPod(KubernetesClient client, String name, String batchCpu, String scheduler) {

@@ -83,6 +83,17 @@ public final class ColocationObjects {
     }
 
     /**
+     * A schedulable node: the given resources as capacity and allocatable, and without the not-ready taint the API
+     * server puts on a new node (no node controller runs here to take it off).
+     */
+    public static Node readyNode(KubernetesClient client, String name, Map<String, Quantity> resources) {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client.nodes().withName(name).edit(n -> new NodeBuilder(n).editOrNewSpec().withTaints(List.of()).endSpec().build());
+        return client.nodes().withName(name).editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(resources)
+                .withAllocatable(resources).endStatus().build());
+    }
+
+    /**
      * Creates or updates the node's NodeMetric as the koordlet reports it: node usage, all of it system usage.
      * The broker's NodeMetric controller writes the same object's spec meanwhile, so a conflict (409) is
      * retried from a fresh read, as the koordlet does.
