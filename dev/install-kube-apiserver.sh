@@ -4,7 +4,8 @@
 # and no access to binary downloads. Also installs etcd (Debian's etcd-server). A second run takes
 # seconds: it only checks the cache.
 #
-#   dev/install-kube-apiserver.sh            # prints the directory holding kube-apiserver, etcd, kubectl
+#   dev/install-kube-apiserver.sh                       # prints the directory holding kube-apiserver, etcd, kubectl
+#   dev/install-kube-apiserver.sh --with-kube-scheduler # also builds kube-scheduler (the k8s-scheduler benchmark)
 #
 # Cache: ${COLOCATION_CACHE:-$HOME/.cache/colocation}/kube-1.20.2/bin
 set -euo pipefail
@@ -14,9 +15,20 @@ CACHE=${COLOCATION_CACHE:-$HOME/.cache/colocation}
 BIN_DIR=$CACHE/kube-$KUBE_VERSION/bin
 log() { echo "[install-kube-apiserver] $*" >&2; }
 
+# Binaries to build from the source tree: kube-apiserver always, kube-scheduler on request.
+wanted=(kube-apiserver)
+for arg in "$@"; do
+  case "$arg" in
+    --with-kube-scheduler) wanted+=(kube-scheduler) ;;
+    *) log "unknown argument: $arg (known: --with-kube-scheduler)"; exit 2 ;;
+  esac
+done
+missing=()
+for b in "${wanted[@]}"; do [ -x "$BIN_DIR/$b" ] || missing+=("$b"); done
+
 need_apt=()
 command -v etcd >/dev/null || need_apt+=(etcd-server)
-if [ ! -x "$BIN_DIR/kube-apiserver" ]; then
+if [ ${#missing[@]} -gt 0 ]; then
   command -v go >/dev/null || need_apt+=(golang-go)
   [ -d /usr/share/gocode/src/github.com/modern-go/reflect2 ] || need_apt+=(golang-github-modern-go-reflect2-dev)
   [ -d /usr/share/gocode/src/github.com/json-iterator/go ] || need_apt+=(golang-github-json-iterator-go-dev)
@@ -34,7 +46,7 @@ if command -v systemctl >/dev/null && systemctl is-active --quiet etcd 2>/dev/nu
   systemctl stop etcd >&2 || true
 fi
 
-if [ ! -x "$BIN_DIR/kube-apiserver" ]; then
+if [ ${#missing[@]} -gt 0 ]; then
   work=$CACHE/kube-$KUBE_VERSION/build
   rm -rf "$work"; mkdir -p "$work/apt/lists/partial" "$work/apt/sources"
   # A private deb-src list: the system's apt sources stay untouched.
@@ -65,16 +77,20 @@ SRC
     mkdir -p "$work/src/vendor/$pkg"
     rsync -a --exclude '*_test.go' --exclude 'testdata' "/usr/share/gocode/src/$pkg/" "$work/src/vendor/$pkg/"
   done
-  log "building kube-apiserver (about 4 minutes on 2 cores)"
+  targets=$(printf 'cmd/%s ' "${missing[@]}")
+  log "building ${missing[*]} (about 4 minutes per binary on 2 cores)"
   (cd "$work/src" && GOPROXY=off GOFLAGS= CGO_ENABLED=0 KUBE_GIT_VERSION=v$KUBE_VERSION \
-     make WHAT=cmd/kube-apiserver >&2)
-  built=$(find "$work/src/_output" -type f -name kube-apiserver -perm -u+x | head -n1)
-  [ -n "$built" ] || { log "build produced no kube-apiserver"; exit 1; }
+     make WHAT="${targets% }" >&2)
   mkdir -p "$BIN_DIR"
-  cp "$built" "$BIN_DIR/kube-apiserver.tmp" && mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+  for b in "${missing[@]}"; do
+    built=$(find "$work/src/_output" -type f -name "$b" -perm -u+x | head -n1)
+    [ -n "$built" ] || { log "build produced no $b"; exit 1; }
+    cp "$built" "$BIN_DIR/$b.tmp" && mv "$BIN_DIR/$b.tmp" "$BIN_DIR/$b"
+  done
   rm -rf "$work"
 fi
 ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
 if command -v kubectl >/dev/null; then ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"; fi
 "$BIN_DIR/kube-apiserver" --version >&2
+if [ -x "$BIN_DIR/kube-scheduler" ]; then "$BIN_DIR/kube-scheduler" --version >&2; fi
 echo "$BIN_DIR"

@@ -4,15 +4,54 @@ import io.colocation.model.slo.NodeMetric;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
- * A node with the pods assigned to it and its NodeMetric (null when it has none).
- *
- * @param allocatable {@code status.allocatable}: cpu in milli-cores, others as integer values
- * @param requested   the sum of the assigned pods' effective requests, same units
+ * A node with the pods assigned to it and its NodeMetric (null when it has none). Immutable: the running scheduler
+ * builds a new one when the node, its pods or its metric change and reuses it otherwise, so what a plugin derives
+ * from it alone (a parsed NodeMetric, the load of its pods) is computed once per version, not once per pod.
  */
-public record NodeInfo(Node node, Map<String, Long> allocatable, List<PodInfo> pods, Map<String, Long> requested,
-        NodeMetric nodeMetric) {
+public final class NodeInfo {
+    private final Node node;
+    private final Map<String, Long> allocatable;
+    private final List<PodInfo> pods;
+    private final Map<String, Long> requested;
+    private final NodeMetric nodeMetric;
+    private final Map<Object, Object> derived = new ConcurrentHashMap<>();
+
+    /**
+     * @param allocatable {@code status.allocatable}: cpu in milli-cores, others as integer values
+     * @param requested   the sum of the assigned pods' effective requests, same units
+     */
+    public NodeInfo(Node node, Map<String, Long> allocatable, List<PodInfo> pods, Map<String, Long> requested,
+            NodeMetric nodeMetric) {
+        this.node = node;
+        this.allocatable = allocatable;
+        this.pods = pods;
+        this.requested = requested;
+        this.nodeMetric = nodeMetric;
+    }
+
+    public Node node() {
+        return node;
+    }
+
+    public Map<String, Long> allocatable() {
+        return allocatable;
+    }
+
+    public List<PodInfo> pods() {
+        return pods;
+    }
+
+    public Map<String, Long> requested() {
+        return requested;
+    }
+
+    public NodeMetric nodeMetric() {
+        return nodeMetric;
+    }
 
     public String name() {
         return node.getMetadata().getName();
@@ -20,5 +59,24 @@ public record NodeInfo(Node node, Map<String, Long> allocatable, List<PodInfo> p
 
     public Map<String, String> annotations() {
         return node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
+    }
+
+    /**
+     * What a plugin derives from this node alone, computed on first use; {@code key} names the plugin instance and
+     * the value (values that depend on the pod being placed or on the time do not belong here).
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, Supplier<T> compute) {
+        Object v = derived.get(key);
+        if (v == null) {
+            v = compute.get();
+            derived.putIfAbsent(key, v);
+        }
+        return (T) v;
+    }
+
+    @Override
+    public String toString() {
+        return "NodeInfo[" + name() + ", " + pods.size() + " pods]";
     }
 }

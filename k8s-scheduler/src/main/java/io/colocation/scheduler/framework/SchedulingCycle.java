@@ -34,6 +34,55 @@ public final class SchedulingCycle {
     private SchedulingCycle() {
     }
 
+    /**
+     * The node {@link #decide} selects, found the way a running scheduler must: a node's filters stop at the first
+     * that rejects it, only feasible nodes are scored, and with no score plugin the first feasible node in order is
+     * the answer. Null when no node fits ({@link #decide} then says why).
+     */
+    public static String select(Profile profile, ClusterSnapshot snapshot, PodInfo pod) {
+        CycleState state = new CycleState(snapshot);
+        boolean scored = !profile.scores().isEmpty();
+        List<NodeInfo> feasible = new ArrayList<>();
+        for (NodeInfo node : snapshot.nodes()) {
+            if (passes(profile, state, pod, node)) {
+                if (!scored) {
+                    return node.name();
+                }
+                feasible.add(node);
+            }
+        }
+        if (feasible.isEmpty()) {
+            return null;
+        }
+        long[] totals = new long[feasible.size()];
+        for (Profile.Weighted w : profile.scores()) {
+            Map<String, Long> raw = new LinkedHashMap<>();
+            for (NodeInfo node : feasible) {
+                raw.put(node.name(), w.plugin().score(state, pod, node));
+            }
+            w.plugin().normalize(state, pod, raw);
+            for (int i = 0; i < totals.length; i++) {
+                totals[i] += raw.get(feasible.get(i).name()) * w.weight();
+            }
+        }
+        int best = 0;
+        for (int i = 1; i < totals.length; i++) {
+            if (totals[i] > totals[best]) {
+                best = i; // ties: the first node in order
+            }
+        }
+        return feasible.get(best).name();
+    }
+
+    private static boolean passes(Profile profile, CycleState state, PodInfo pod, NodeInfo node) {
+        for (FilterPlugin f : profile.filters()) {
+            if (!f.filter(state, pod, node).success()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static Decision decide(Profile profile, ClusterSnapshot snapshot, PodInfo pod) {
         CycleState state = new CycleState(snapshot);
         Map<String, Status> filterByNode = new LinkedHashMap<>();

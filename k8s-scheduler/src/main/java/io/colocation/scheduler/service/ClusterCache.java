@@ -15,11 +15,15 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,26 +31,73 @@ import org.slf4j.LoggerFactory;
 /**
  * The scheduler's view of the cluster: informers on Nodes, Pods and NodeMetrics, plus the pods this scheduler has
  * assumed onto a node but the informer does not show bound yet, so two decisions in a row never count the same
- * free room twice (kube-scheduler's assume/forget cache).
+ * free room twice (kube-scheduler's assume/forget cache). Kept incrementally, as kube-scheduler's cache is: each
+ * informer event updates its node's {@link NodeInfo}, rebuilt at the next snapshot only for nodes that changed, so a
+ * decision costs no re-reading of the whole cluster. A pod bound without a {@code PodScheduled} condition counts as
+ * placed when this cache first saw it on its node.
  */
 final class ClusterCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
 
     private final KubernetesClient client;
-    private final Map<String, Pod> assumed = new ConcurrentHashMap<>();
+    private final Clock clock;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<NodeMetric> metrics;
 
-    ClusterCache(KubernetesClient client) {
-        this.client = client;
+    // Guarded by this: the cluster as the informers and the assumptions have it.
+    private final Map<String, Node> nodeObjects = new HashMap<>();
+    private final Map<String, NodeMetric> metricByNode = new HashMap<>();
+    /** Pod key → the node it is on and what it holds there, bound (informer) or assumed. */
+    private final Map<String, Placement> placements = new HashMap<>();
+    private final Map<String, Map<String, PodInfo>> podsByNode = new HashMap<>();
+    private final TreeMap<String, NodeInfo> infos = new TreeMap<>();
+    private final Set<String> dirty = new HashSet<>();
+    private List<NodeInfo> ordered = List.of();
+
+    private record Placement(String node, PodInfo info, boolean assumed) {
     }
 
-    /** Starts the informers; {@code pending} hears of every pod added or changed, {@code gone} of every pod deleted. */
+    ClusterCache(KubernetesClient client, Clock clock) {
+        this.client = client;
+        this.clock = clock;
+    }
+
+    /** Starts the informers; {@code changed} hears of every pod added or changed, {@code gone} of every pod deleted. */
     void start(Consumer<Pod> changed, Consumer<Pod> gone) {
-        nodes = client.nodes().inform();
+        nodes = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                nodeChanged(node);
+            }
+
+            @Override
+            public void onUpdate(Node old, Node node) {
+                nodeChanged(node);
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknownFinalState) {
+                nodeGone(node.getMetadata().getName());
+            }
+        });
         try {
-            metrics = client.resources(NodeMetric.class).inform();
+            metrics = client.resources(NodeMetric.class).inform(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(NodeMetric m) {
+                    metricChanged(m.getMetadata().getName(), m);
+                }
+
+                @Override
+                public void onUpdate(NodeMetric old, NodeMetric m) {
+                    metricChanged(m.getMetadata().getName(), m);
+                }
+
+                @Override
+                public void onDelete(NodeMetric m, boolean unknownFinalState) {
+                    metricChanged(m.getMetadata().getName(), null);
+                }
+            });
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) {
                 throw e;
@@ -57,37 +108,108 @@ final class ClusterCache implements AutoCloseable {
         pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
-                observed(pod);
+                podChanged(pod);
                 changed.accept(pod);
             }
 
             @Override
             public void onUpdate(Pod old, Pod pod) {
-                observed(pod);
+                podChanged(pod);
                 changed.accept(pod);
             }
 
             @Override
             public void onDelete(Pod pod, boolean unknownFinalState) {
-                assumed.remove(Snapshots.key(pod));
+                unplace(Snapshots.key(pod));
                 gone.accept(pod);
             }
         });
     }
 
-    /** The informer shows the pod bound (or gone): the assumption is no longer needed. */
-    private void observed(Pod pod) {
-        if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
-            assumed.remove(Snapshots.key(pod));
+    private synchronized void nodeChanged(Node node) {
+        nodeObjects.put(node.getMetadata().getName(), node);
+        dirty.add(node.getMetadata().getName());
+    }
+
+    private synchronized void nodeGone(String name) {
+        nodeObjects.remove(name);
+        dirty.add(name);
+    }
+
+    private synchronized void metricChanged(String node, NodeMetric metric) {
+        if (metric == null) {
+            metricByNode.remove(node);
+        } else {
+            metricByNode.put(node, metric);
+        }
+        dirty.add(node);
+    }
+
+    /** A pod bound and not finished holds its requests on its node; any other pod holds nothing (unless assumed). */
+    private synchronized void podChanged(Pod pod) {
+        String key = Snapshots.key(pod);
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (node == null || node.isEmpty()) {
+            Placement p = placements.get(key);
+            if (p != null && !p.assumed()) {
+                unplace(key);
+            }
+            return;
+        }
+        if (Snapshots.terminated(pod)) {
+            unplace(key);
+            return;
+        }
+        Placement previous = placements.get(key);
+        Instant seen = previous != null && previous.node().equals(node) ? previous.info().placedAt() : clock.instant();
+        try {
+            place(key, new Placement(node, Snapshots.pod(pod, seen, "Pod " + key + ": "), false));
+        } catch (InvalidInputException e) {
+            unplace(key);
+            LOG.warn("a pod the scheduler cannot read is left out of its node's load: {}", e.getMessage());
         }
     }
 
-    void assume(Pod pod, String node) {
-        assumed.put(Snapshots.key(pod), new PodBuilder(pod).editSpec().withNodeName(node).endSpec().build());
+    private synchronized void place(String key, Placement placement) {
+        unplace(key);
+        placements.put(key, placement);
+        podsByNode.computeIfAbsent(placement.node(), n -> new HashMap<>()).put(key, placement.info());
+        dirty.add(placement.node());
     }
 
-    void forget(Pod pod) {
-        assumed.remove(Snapshots.key(pod));
+    private synchronized void unplace(String key) {
+        Placement p = placements.remove(key);
+        if (p != null) {
+            Map<String, PodInfo> on = podsByNode.get(p.node());
+            if (on != null) {
+                on.remove(key);
+                if (on.isEmpty()) {
+                    podsByNode.remove(p.node());
+                }
+            }
+            dirty.add(p.node());
+        }
+    }
+
+    /** Holds the pod's requests on the node until the informer shows it bound (or {@link #forget}). */
+    synchronized void assume(Pod pod, String node) throws InvalidInputException {
+        String key = Snapshots.key(pod);
+        Pod onNode = new PodBuilder(pod).editSpec().withNodeName(node).endSpec().build();
+        place(key, new Placement(node, Snapshots.pod(onNode, clock.instant(), "Pod " + key + ": "), true));
+    }
+
+    /** Releases an assumption that did not become a binding; a pod the informer shows bound meanwhile stays. */
+    synchronized void forget(Pod pod) {
+        String key = Snapshots.key(pod);
+        Placement p = placements.get(key);
+        if (p != null && p.assumed()) {
+            unplace(key);
+        }
+    }
+
+    synchronized boolean assumed(String key) {
+        Placement p = placements.get(key);
+        return p != null && p.assumed();
     }
 
     /** The pod as the informer has it now; null when gone. */
@@ -118,51 +240,41 @@ final class ClusterCache implements AutoCloseable {
                 continue;
             }
             boolean bound = p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty();
-            if (bound || assumed.containsKey(Snapshots.key(p))) {
+            if (bound || assumed(Snapshots.key(p))) {
                 placed++;
             } else if (schedulerName.equals(p.getSpec().getSchedulerName())) {
                 pending.add(p);
             }
         }
-        pending.sort(java.util.Comparator.comparing(Snapshots::key));
+        pending.sort(Comparator.comparing(Snapshots::key));
         return new Members(pending, placed);
     }
 
-    /** Nodes in name order with their bound and assumed pods and their NodeMetrics; an unreadable node is skipped. */
-    ClusterSnapshot snapshot(Instant now) {
-        Map<String, List<PodInfo>> byNode = new HashMap<>();
-        Map<String, Pod> placed = new HashMap<>();
-        for (Pod p : pods.getStore().list()) {
-            if (p.getSpec() != null && p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty()
-                    && !Snapshots.terminated(p)) {
-                placed.put(Snapshots.key(p), p);
+    /**
+     * Nodes in name order with their bound and assumed pods and their NodeMetrics; an unreadable node is skipped.
+     * Only nodes that changed since the last snapshot are rebuilt.
+     */
+    synchronized ClusterSnapshot snapshot(Instant now) {
+        if (!dirty.isEmpty()) {
+            for (String name : dirty) {
+                Node n = nodeObjects.get(name);
+                infos.remove(name);
+                if (n == null) {
+                    continue;
+                }
+                Map<String, PodInfo> on = podsByNode.getOrDefault(name, Map.of());
+                List<PodInfo> podsOnNode = new ArrayList<>(on.values());
+                podsOnNode.sort(Comparator.comparing(PodInfo::key));
+                try {
+                    infos.put(name, Snapshots.node(n, podsOnNode, metricByNode.get(name), "Node " + name + ": "));
+                } catch (InvalidInputException e) {
+                    LOG.warn("a node the scheduler cannot read is not a candidate: {}", e.getMessage());
+                }
             }
+            dirty.clear();
+            ordered = List.copyOf(infos.values());
         }
-        assumed.forEach(placed::putIfAbsent);
-        for (Pod p : placed.values()) {
-            try {
-                byNode.computeIfAbsent(p.getSpec().getNodeName(), k -> new ArrayList<>()).add(Snapshots.pod(p, now, "Pod "
-                        + Snapshots.key(p) + ": "));
-            } catch (InvalidInputException e) {
-                LOG.warn("a pod the scheduler cannot read is left out of its node's load: {}", e.getMessage());
-            }
-        }
-        Map<String, NodeMetric> metricByNode = new HashMap<>();
-        if (metrics != null) {
-            metrics.getStore().list().forEach(m -> metricByNode.put(m.getMetadata().getName(), m));
-        }
-        List<NodeInfo> infos = new ArrayList<>();
-        List<Node> all = new ArrayList<>(nodes.getStore().list());
-        all.sort(java.util.Comparator.comparing(n -> n.getMetadata().getName()));
-        for (Node n : all) {
-            String name = n.getMetadata().getName();
-            try {
-                infos.add(Snapshots.node(n, byNode.getOrDefault(name, List.of()), metricByNode.get(name), "Node " + name + ": "));
-            } catch (InvalidInputException e) {
-                LOG.warn("a node the scheduler cannot read is not a candidate: {}", e.getMessage());
-            }
-        }
-        return new ClusterSnapshot(infos, now);
+        return new ClusterSnapshot(ordered, now);
     }
 
     @Override

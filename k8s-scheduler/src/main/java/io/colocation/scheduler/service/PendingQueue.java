@@ -8,17 +8,27 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * The pods waiting for a node: highest {@code spec.priority} first, then in arrival order (kube-scheduler's PrioritySort);
- * a pod that found no node waits out a backoff that doubles from the initial delay up to the maximum.
+ * a pod that found no node waits out a backoff that doubles from the initial delay up to the maximum. A pod taken is
+ * kept, hidden, until it is bound, gone or backed off, so a newer version arriving meanwhile does not bring it back.
  */
 final class PendingQueue {
+    private enum Where { ACTIVE, BACKOFF, TAKEN }
+
     /** @param seq arrival order: the tie-break among equal priorities (FIFO, like kube-scheduler's queue) */
-    private record Entry(Pod pod, int attempts, Instant notBefore, long seq) {
+    private record Entry(String key, Pod pod, int priority, int attempts, Instant notBefore, long seq, Where where) {
     }
 
+    private static final Comparator<Entry> BY_PRIORITY = Comparator.<Entry>comparingInt(e -> -e.priority())
+            .thenComparingLong(Entry::seq);
+    private static final Comparator<Entry> BY_DUE = Comparator.comparing(Entry::notBefore).thenComparingLong(Entry::seq);
+
     private final Map<String, Entry> entries = new HashMap<>();
+    private final TreeSet<Entry> active = new TreeSet<>(BY_PRIORITY);
+    private final TreeSet<Entry> backingOff = new TreeSet<>(BY_DUE);
     private long arrivals;
     private final Clock clock;
     private final Duration initial;
@@ -30,15 +40,16 @@ final class PendingQueue {
         this.max = max;
     }
 
-    /** A new pending pod, or a newer version of one (its backoff is kept). */
+    /** A new pending pod, or a newer version of one (its backoff, or its being taken, is kept). */
     synchronized void add(String key, Pod pod) {
         Entry e = entries.get(key);
-        entries.put(key, e == null ? new Entry(pod, 0, Instant.MIN, arrivals++) : new Entry(pod, e.attempts(), e.notBefore(), e.seq()));
+        put(e == null ? new Entry(key, pod, priority(pod), 0, Instant.MIN, arrivals++, Where.ACTIVE)
+                : new Entry(key, pod, priority(pod), e.attempts(), e.notBefore(), e.seq(), e.where()));
         notifyAll();
     }
 
     synchronized void remove(String key) {
-        entries.remove(key);
+        unlink(entries.remove(key));
     }
 
     /** The pod found no node: it is tried again after the backoff. */
@@ -48,7 +59,7 @@ final class PendingQueue {
             return;
         }
         long delay = Math.min(max.toMillis(), initial.toMillis() << Math.min(20, e.attempts()));
-        entries.put(key, new Entry(e.pod(), e.attempts() + 1, clock.instant().plusMillis(delay), e.seq()));
+        put(new Entry(key, e.pod(), e.priority(), e.attempts() + 1, clock.instant().plusMillis(delay), e.seq(), Where.BACKOFF));
     }
 
     synchronized int size() {
@@ -60,21 +71,37 @@ final class PendingQueue {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             Instant now = clock.instant();
-            Optional<Map.Entry<String, Entry>> ready = entries.entrySet().stream()
-                    .filter(e -> !e.getValue().notBefore().isAfter(now))
-                    .min(Comparator.<Map.Entry<String, Entry>>comparingInt(e -> -priority(e.getValue().pod()))
-                            .thenComparingLong(e -> e.getValue().seq()));
-            if (ready.isPresent()) {
-                Map.Entry<String, Entry> e = ready.get();
-                // Kept (with its attempts) until bound or gone, so a failure can back it off; hidden until then.
-                entries.put(e.getKey(), new Entry(e.getValue().pod(), e.getValue().attempts(), Instant.MAX, e.getValue().seq()));
-                return Optional.of(Map.entry(e.getKey(), e.getValue().pod()));
+            while (!backingOff.isEmpty() && !backingOff.first().notBefore().isAfter(now)) {
+                Entry due = backingOff.pollFirst();
+                put(new Entry(due.key(), due.pod(), due.priority(), due.attempts(), due.notBefore(), due.seq(), Where.ACTIVE));
+            }
+            Entry next = active.pollFirst();
+            if (next != null) {
+                entries.put(next.key(), new Entry(next.key(), next.pod(), next.priority(), next.attempts(), next.notBefore(),
+                        next.seq(), Where.TAKEN));
+                return Optional.of(Map.entry(next.key(), next.pod()));
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return Optional.empty();
             }
             wait(Math.max(1, Math.min(left / 1_000_000, 50)));
+        }
+    }
+
+    private void put(Entry e) {
+        unlink(entries.put(e.key(), e));
+        switch (e.where()) {
+            case ACTIVE -> active.add(e);
+            case BACKOFF -> backingOff.add(e);
+            case TAKEN -> { }
+        }
+    }
+
+    private void unlink(Entry e) {
+        if (e != null) {
+            active.remove(e);
+            backingOff.remove(e);
         }
     }
 

@@ -20,6 +20,8 @@ public final class SchedulerConfig {
     public LeaderElection leaderElection = new LeaderElection();
     /** Binding and Event writes per second (kube-scheduler's client default, 50/s, caps its throughput). */
     public double clientQps = 200;
+    /** Writes allowed at once above clientQps (client-go's burst); bindings and Events each have this rate. */
+    public int clientBurst = 200;
     /** Retry of an unschedulable pod: first after this many seconds, doubling up to backoffMaxSeconds. */
     public double backoffInitialSeconds = 1;
     public double backoffMaxSeconds = 10;
@@ -71,6 +73,9 @@ public final class SchedulerConfig {
         List<String> p = new ArrayList<>();
         if (schedulerName == null || schedulerName.isBlank()) {
             p.add("schedulerName is empty");
+        }
+        if (clientBurst < 1) {
+            p.add("clientBurst must be at least 1, got " + clientBurst);
         }
         if (clientQps <= 0) {
             p.add("clientQps must be positive, got " + clientQps);

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CollectorRegistry;
@@ -44,6 +46,10 @@ public final class SchedulerService implements AutoCloseable {
     private final ClusterCache cache;
     private final PendingQueue queue;
     private final Binder binder;
+    private final EventRecorder events;
+    /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
+    private static final int BINDERS = 16;
+    private final ExecutorService binding;
     private final AtomicLong attempts = new AtomicLong();
     private final AtomicLong bound = new AtomicLong();
     private final AtomicLong unschedulable = new AtomicLong();
@@ -62,10 +68,17 @@ public final class SchedulerService implements AutoCloseable {
         this.client = client;
         this.identity = identity;
         this.clock = clock;
-        this.cache = new ClusterCache(client);
+        this.cache = new ClusterCache(client, clock);
         this.queue = new PendingQueue(clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
                 Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
-        this.binder = new Binder(client, config.schedulerName, config.clientQps, clock);
+        // Bindings and Events each have the configured rate, as kube-scheduler's client and event client do.
+        this.binder = new Binder(client, new WriteRate(config.clientQps, config.clientBurst));
+        this.events = new EventRecorder(client, config.schedulerName, new WriteRate(config.clientQps, config.clientBurst), clock);
+        this.binding = Executors.newFixedThreadPool(BINDERS, r -> {
+            Thread t = new Thread(r, "k8s-scheduler-bind");
+            t.setDaemon(true);
+            return t;
+        });
         new Collector() {
             @Override
             public List<MetricFamilySamples> collect() {
@@ -167,14 +180,17 @@ public final class SchedulerService implements AutoCloseable {
 
     private void scheduleOne(String key) {
         long start = System.nanoTime();
-        String result = attempt(key);
+        String result = attempt(key, start);
         if (result != null) {
             attemptSeconds.labels(result).observe((System.nanoTime() - start) / 1e9);
         }
     }
 
-    /** One attempt; returns its result for the metrics ({@code scheduled}, {@code unschedulable}, {@code error}), null if void. */
-    private String attempt(String key) {
+    /**
+     * One attempt; returns its result for the metrics ({@code scheduled}, {@code unschedulable}, {@code error}), null
+     * if void or if a binding was started (its end records the result).
+     */
+    private String attempt(String key, long startNanos) {
         Pod pod = cache.current(key);
         if (pod == null || pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
             queue.remove(key);
@@ -185,7 +201,7 @@ public final class SchedulerService implements AutoCloseable {
         try {
             gang = Gang.of(pod, cache::podGroup);
         } catch (Gang.Unusable e) {
-            binder.failed(pod, "gang: " + e.getMessage());
+            events.failed(pod, "gang: " + e.getMessage());
             queue.backoff(key);
             return "unschedulable";
         }
@@ -197,31 +213,52 @@ public final class SchedulerService implements AutoCloseable {
         try {
             info = Snapshots.pod(pod, now, "Pod " + key + ": ");
         } catch (InvalidInputException e) {
-            binder.failed(pod, "cannot read the pod: " + e.getMessage());
+            events.failed(pod, "cannot read the pod: " + e.getMessage());
             queue.backoff(key);
             return "error";
         }
-        SchedulingCycle.Decision d = SchedulingCycle.decide(profile, cache.snapshot(now), info);
-        if (d.selected() == null) {
+        String selected = SchedulingCycle.select(profile, cache.snapshot(now), info);
+        if (selected == null) {
+            // The full cycle, every plugin on every node, only to tell the user why (as explain does).
+            String summary = SchedulingCycle.decide(profile, cache.snapshot(now), info).unavailableSummary();
             unschedulable.incrementAndGet();
-            String summary = d.unavailableSummary();
             LOG.info("pod {} is unschedulable: {}", key, summary);
-            binder.failed(pod, summary);
+            events.failed(pod, summary);
             queue.backoff(key);
             return "unschedulable";
         }
-        cache.assume(pod, d.selected());
-        Optional<String> failure = binder.bind(pod, d.selected());
-        if (failure.isPresent()) {
-            cache.forget(pod);
-            LOG.warn("pod {}: binding to {} failed: {}", key, d.selected(), failure.get());
+        try {
+            cache.assume(pod, selected);
+        } catch (InvalidInputException e) {
+            events.failed(pod, "cannot read the pod: " + e.getMessage());
             queue.backoff(key);
             return "error";
         }
+        // The next pod is decided while this one binds; the assumption keeps its room taken meanwhile.
+        binding.execute(() -> bindAssumed(key, pod, selected, startNanos));
+        return null;
+    }
+
+    private void bindAssumed(String key, Pod pod, String node, long startNanos) {
+        if (!leading) {
+            // Leadership went while this waited: the new leader decides the pod again.
+            cache.forget(pod);
+            queue.backoff(key);
+            return;
+        }
+        Optional<String> failure = binder.bind(pod, node);
+        if (failure.isPresent()) {
+            cache.forget(pod);
+            LOG.warn("pod {}: binding to {} failed: {}", key, node, failure.get());
+            queue.backoff(key);
+            attemptSeconds.labels("error").observe((System.nanoTime() - startNanos) / 1e9);
+            return;
+        }
         bound.incrementAndGet();
         queue.remove(key);
-        LOG.info("pod {} bound to {}", key, d.selected());
-        return "scheduled";
+        events.scheduled(pod, node);
+        LOG.debug("pod {} bound to {}", key, node);
+        attemptSeconds.labels("scheduled").observe((System.nanoTime() - startNanos) / 1e9);
     }
 
     /**
@@ -235,7 +272,7 @@ public final class SchedulerService implements AutoCloseable {
         int need = Math.max(0, gang.minMember() - members.placed());
         if (members.pending().size() < need) {
             for (Pod p : members.pending()) {
-                binder.failed(p, "gang " + gang.id() + ": " + (members.pending().size() + members.placed()) + " of its "
+                events.failed(p, "gang " + gang.id() + ": " + (members.pending().size() + members.placed()) + " of its "
                         + gang.minMember() + " members exist; waiting for the rest");
                 queue.backoff(Snapshots.key(p));
             }
@@ -246,13 +283,13 @@ public final class SchedulerService implements AutoCloseable {
         String why = null;
         for (Pod p : members.pending()) {
             try {
-                SchedulingCycle.Decision d = SchedulingCycle.decide(profile, cache.snapshot(now),
-                        Snapshots.pod(p, now, "Pod " + Snapshots.key(p) + ": "));
-                if (d.selected() != null) {
-                    cache.assume(p, d.selected());
-                    placed.add(Map.entry(p, d.selected()));
+                PodInfo info = Snapshots.pod(p, now, "Pod " + Snapshots.key(p) + ": ");
+                String selected = SchedulingCycle.select(profile, cache.snapshot(now), info);
+                if (selected != null) {
+                    cache.assume(p, selected);
+                    placed.add(Map.entry(p, selected));
                 } else if (why == null) {
-                    why = d.unavailableSummary();
+                    why = SchedulingCycle.decide(profile, cache.snapshot(now), info).unavailableSummary();
                 }
             } catch (InvalidInputException e) {
                 why = e.getMessage();
@@ -265,7 +302,7 @@ public final class SchedulerService implements AutoCloseable {
                     + " members it needs fit now; nothing is bound (" + why + ")";
             LOG.info("{}", message);
             for (Pod p : members.pending()) {
-                binder.failed(p, message);
+                events.failed(p, message);
                 queue.backoff(Snapshots.key(p));
             }
             return "unschedulable";
@@ -280,6 +317,7 @@ public final class SchedulerService implements AutoCloseable {
             } else {
                 bound.incrementAndGet();
                 queue.remove(k);
+                events.scheduled(e.getKey(), e.getValue());
             }
         }
         LOG.info("gang {}: {} members bound together", gang.id(), placed.size());
@@ -302,6 +340,8 @@ public final class SchedulerService implements AutoCloseable {
         if (loop != null) {
             loop.interrupt();
         }
+        binding.shutdownNow();
+        events.close();
         cache.close();
     }
 }

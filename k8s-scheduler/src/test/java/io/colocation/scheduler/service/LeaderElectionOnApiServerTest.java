@@ -68,6 +68,11 @@ class LeaderElectionOnApiServerTest {
         return p != null && p.getSpec().getNodeName() != null;
     }
 
+    private static long scheduledEvents(KubernetesClient client, String pod) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "Scheduled".equals(e.getReason()) && pod.equals(e.getInvolvedObject().getName())).count();
+    }
+
     @Test
     void onlyTheLeaderBindsAndTheOtherTakesOver(KubernetesClient client) throws Exception {
         ColocationObjects.namespace(client, NS);
@@ -93,9 +98,9 @@ class LeaderElectionOnApiServerTest {
         // The replica counts a binding once the API server has answered, which may be after the pod shows bound.
         Await.until(Duration.ofSeconds(5), () -> b.counts().get("bound") == 1);
         for (String p : List.of("before-failover", "after-failover")) {
-            assertEquals(1, client.v1().events().inNamespace(NS).list().getItems().stream()
-                    .filter(e -> "Scheduled".equals(e.getReason()) && p.equals(e.getInvolvedObject().getName())).count(),
-                    p + " bound once");
+            // Events are written after the binding, off the scheduling path.
+            Await.until(Duration.ofSeconds(10), () -> scheduledEvents(client, p) > 0);
+            assertEquals(1, scheduledEvents(client, p), p + " bound once");
         }
     }
 }

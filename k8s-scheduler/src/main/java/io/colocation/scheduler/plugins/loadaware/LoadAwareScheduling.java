@@ -15,6 +15,7 @@ import io.colocation.scheduler.framework.Status;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,10 +28,17 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     static final String RAW_ALLOCATABLE = "node.koordinator.sh/raw-allocatable";
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** Keys of what this plugin keeps with a NodeInfo: the parsed metric (any args), the assigned load (these args). */
+    private static final Object METRIC_KEY = NAME + "/metric";
+    private final Object loadKey = new Object();
+    private final Object thresholdsKey = new Object();
     private final LoadAwareArgs args;
+    /** {@code args.resourceVector()}, built once: it is read on every node of every cycle. */
+    private final List<String> resourceVector;
 
     public LoadAwareScheduling(LoadAwareArgs args) {
         this.args = args;
+        this.resourceVector = args.resourceVector();
     }
 
     @Override
@@ -43,7 +51,8 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         if (pod.ownedByDaemonSet()) {
             return Status.SUCCESS;
         }
-        LoadAwareArgs a = UsageThresholdsAnnotation.apply(args, node.annotations());
+        LoadAwareArgs a = node.annotations().containsKey(UsageThresholdsAnnotation.KEY)
+                ? node.derived(thresholdsKey, () -> UsageThresholdsAnnotation.apply(args, node.annotations())) : args;
         boolean prod = !a.prodUsageThresholds().isEmpty() && pod.priorityClass() == PriorityClass.PROD;
         boolean aggregated = !prod && a.aggregated().filters();
         Map<String, Long> thresholds = prod ? a.prodUsageThresholds()
@@ -51,7 +60,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         if (thresholds.values().stream().allMatch(t -> t == 0) || node.nodeMetric() == null) {
             return Status.SUCCESS;
         }
-        NodeMetricView metric = view(state, node);
+        NodeMetricView metric = view(node);
         if (a.filterExpiredNodeMetrics() && metric.expired(state.snapshot().now(), a.nodeMetricExpirationSeconds())) {
             return a.enableScheduleWhenNodeMetricsExpired() ? Status.SUCCESS : Status.unschedulable("node(s) nodeMetric expired");
         }
@@ -62,7 +71,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
                 : used(state, pod, node, metric, aggregated, a.aggregated().usageAggregatedDuration(),
                         a.aggregated().usageAggregationType());
         Map<String, Long> allocatable = allocatable(node);
-        for (String r : a.resourceVector()) {
+        for (String r : a == args ? resourceVector : a.resourceVector()) {
             long threshold = thresholds.getOrDefault(r, 0L);
             long alloc = allocatable.getOrDefault(r, 0L);
             if (threshold == 0 || alloc == 0) {
@@ -83,7 +92,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         if (weightSum == 0 && dominant == 0 || node.nodeMetric() == null) {
             return 0;
         }
-        NodeMetricView metric = view(state, node);
+        NodeMetricView metric = view(node);
         if (metric.expired(state.snapshot().now(), args.nodeMetricExpirationSeconds()) || metric.nodeUsage() == null) {
             return 0;
         }
@@ -94,7 +103,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         Map<String, Long> allocatable = allocatable(node);
         long total = 0;
         long dom = MAX_NODE_SCORE;
-        for (String r : args.resourceVector()) {
+        for (String r : resourceVector) {
             long alloc = allocatable.getOrDefault(r, 0L);
             long u = used.getOrDefault(r, 0L);
             long s = alloc == 0 || u > alloc ? 0 : (alloc - u) * MAX_NODE_SCORE / alloc;
@@ -110,8 +119,8 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     /** base usage (node or aggregated) + what the metric misses of assigned pods + this pod's estimate. */
     private Map<String, Long> used(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric, boolean aggregated,
             Duration duration, String type) {
-        AssignedLoad load = load(state, node, metric);
-        Map<String, Long> incoming = PodEstimator.estimate(pod, args);
+        AssignedLoad load = load(node, metric);
+        Map<String, Long> incoming = estimate(state, pod);
         if (!aggregated) {
             return AssignedLoad.sum(metric.nodeUsage(), load.delta(), incoming);
         }
@@ -121,16 +130,22 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     }
 
     private Map<String, Long> prodUsed(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric) {
-        AssignedLoad load = load(state, node, metric);
-        return AssignedLoad.sum(load.prodUsage(), load.prodDelta(), PodEstimator.estimate(pod, args));
+        AssignedLoad load = load(node, metric);
+        return AssignedLoad.sum(load.prodUsage(), load.prodDelta(), estimate(state, pod));
     }
 
-    private AssignedLoad load(CycleState state, NodeInfo node, NodeMetricView metric) {
-        return state.computeIfAbsent(NAME + "/load/" + node.name(), k -> AssignedLoad.of(node, metric, args));
+    /** The incoming pod's estimate: the same on every node, so computed once a cycle. */
+    private Map<String, Long> estimate(CycleState state, PodInfo pod) {
+        return state.computeIfAbsent(NAME + "/estimate", k -> PodEstimator.estimate(pod, args));
     }
 
-    private static NodeMetricView view(CycleState state, NodeInfo node) {
-        return state.computeIfAbsent(NAME + "/metric/" + node.name(), k -> {
+    /** What the node's pods add to its metric under this plugin's args; depends on the node alone, so kept with it. */
+    private AssignedLoad load(NodeInfo node, NodeMetricView metric) {
+        return node.derived(loadKey, () -> AssignedLoad.of(node, metric, args));
+    }
+
+    private static NodeMetricView view(NodeInfo node) {
+        return node.derived(METRIC_KEY, () -> {
             try {
                 return NodeMetricView.of(node.nodeMetric(), "NodeMetric " + node.name() + ": ");
             } catch (InvalidInputException e) {

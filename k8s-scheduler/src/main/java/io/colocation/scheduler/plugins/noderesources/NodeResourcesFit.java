@@ -24,9 +24,10 @@ public final class NodeResourcesFit implements FilterPlugin {
 
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        List<String> reasons = new ArrayList<>();
+        List<String> reasons = null; // allocated only for a node that does not fit: most fit
         Long maxPods = node.allocatable().get("pods");
         if (maxPods != null && node.pods().size() + 1 > maxPods) {
+            reasons = new ArrayList<>();
             reasons.add("Too many pods");
         }
         for (Map.Entry<String, Long> r : pod.requests().entrySet()) {
@@ -36,9 +37,10 @@ public final class NodeResourcesFit implements FilterPlugin {
             long allocatable = node.allocatable().getOrDefault(r.getKey(), 0L);
             long requested = node.requested().getOrDefault(r.getKey(), 0L);
             if (requested + r.getValue() > allocatable) {
+                reasons = reasons == null ? new ArrayList<>() : reasons;
                 reasons.add("Insufficient " + r.getKey());
             }
         }
-        return reasons.isEmpty() ? Status.SUCCESS : new Status(Status.Code.UNSCHEDULABLE, reasons);
+        return reasons == null ? Status.SUCCESS : new Status(Status.Code.UNSCHEDULABLE, reasons);
     }
 }

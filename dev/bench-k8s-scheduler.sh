@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# This scheduler against kube-scheduler v1.20.2 (built from the same Debian source tree as the test kube-apiserver),
+# side by side in one run: for each cluster size, each scheduler gets a fresh etcd + kube-apiserver with the same
+# Node objects (batch resources, no kubelets) and NodeMetrics, runs as its own process with the same client QPS and
+# burst, and places the same batch pods; prints pods/s bound, p50/p99 creation-to-binding and the ratio.
+#
+#   dev/bench-k8s-scheduler.sh [NODES,NODES] [PODS] [QPS]     (default 1000,5000 5000 1000; run on an idle machine)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+nodes=${1:-1000,5000}
+pods=${2:-5000}
+qps=${3:-1000}
+COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh --with-kube-scheduler)
+export COLOCATION_KUBE_BIN
+mvn -B -q install -DskipTests -pl dist -am >/dev/null
+mvn -B -q test -pl k8s-scheduler -Dtest=SchedulerThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dbench.nodes="$nodes" -Dbench.pods="$pods" -Dbench.qps="$qps" >/dev/null 2>&1 \
+  || { echo "benchmark failed; see k8s-scheduler/target/surefire-reports/ and k8s-scheduler/target/bench-k8s-scheduler/" >&2; exit 1; }
+sed -n '/^k8s-scheduler vs kube-scheduler/,$p' \
+  k8s-scheduler/target/surefire-reports/io.colocation.scheduler.bench.SchedulerThroughputBenchmark-output.txt

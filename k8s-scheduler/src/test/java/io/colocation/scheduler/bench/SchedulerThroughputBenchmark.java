@@ -1,0 +1,290 @@
+package io.colocation.scheduler.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.colocation.testsupport.Ports;
+import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.testsupport.kube.KubeApiServer;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * This scheduler against kube-scheduler v1.20.2, side by side in one run (dev/bench-k8s-scheduler.sh). For each
+ * cluster size and each scheduler: a fresh etcd + kube-apiserver, the same Node objects (batch resources, Ready, no
+ * kubelets) with a NodeMetric each, the scheduler started as its own process with the same client QPS and burst, a
+ * warm-up wave, then the measured pods created by 8 concurrent writers while the scheduler runs. Bindings are seen
+ * through a watch; pods/s is measured pods over first creation to last binding, latency is creation request to
+ * binding seen. Scheduling only, the pods never run.
+ */
+class SchedulerThroughputBenchmark {
+    private static final String NS = "bench";
+    private static final int WRITERS = 8;
+
+    private record Scheduler(String label, String schedulerName, boolean loadAware) {
+    }
+
+    private record Result(int nodes, Scheduler scheduler, double podsPerSecond, double createdPerSecond, double p50Ms,
+            double p99Ms) {
+    }
+
+    @Test
+    void bindsPodsSideBySide() throws Exception {
+        int[] sizes = Arrays.stream(System.getProperty("bench.nodes", "1000,5000").split(",")).map(String::trim)
+                .mapToInt(Integer::parseInt).toArray();
+        int pods = Integer.getInteger("bench.pods", 5000);
+        int warmup = Integer.getInteger("bench.warmup", 200);
+        int qps = Integer.getInteger("bench.qps", 1000);
+        Path launcher = Path.of(System.getProperty("bench.launcher", "../dist/target/colocation/bin/colocation"));
+        Path kubeScheduler = KubeApiServer.locateBinaries().resolve("kube-scheduler");
+        if (!Files.isExecutable(kubeScheduler) || !Files.isExecutable(launcher)) {
+            throw new IllegalStateException("needs " + kubeScheduler + " (dev/install-kube-apiserver.sh --with-kube-scheduler)"
+                    + " and " + launcher + " (mvn package -pl dist -am); dev/bench-k8s-scheduler.sh does both");
+        }
+        List<Scheduler> all = List.of(new Scheduler("kube-scheduler v1.20.2", "default-scheduler", false),
+                new Scheduler("koord-scheduler (ours)", "koord-scheduler", false),
+                new Scheduler("koord-scheduler + LoadAware", "koord-scheduler", true));
+        // -Dbench.schedulers=0,2 runs a subset (indexes into the list above); the ratio needs 0, kube-scheduler.
+        List<Scheduler> schedulers = Arrays.stream(System.getProperty("bench.schedulers", "0,1,2").split(","))
+                .map(String::trim).map(i -> all.get(Integer.parseInt(i))).toList();
+        Path work = Files.createDirectories(Path.of("target", "bench-k8s-scheduler"));
+        List<Result> results = new ArrayList<>();
+        for (int nodes : sizes) {
+            for (Scheduler s : schedulers) {
+                Result r = run(work.resolve(nodes + "-" + s.schedulerName() + (s.loadAware() ? "-loadaware" : "")), nodes,
+                        pods, warmup, qps, s, launcher, kubeScheduler);
+                System.out.printf("  %,d nodes  %-28s %7.1f pods/s  p50 %7.0f ms  p99 %7.0f ms  (created %.0f/s)%n",
+                        nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.createdPerSecond());
+                results.add(r);
+            }
+        }
+        System.out.printf("%nk8s-scheduler vs kube-scheduler: %,d batch pods (after %d warm-up), client QPS = burst = %d,"
+                + " %d writers, %d cores shared by everything%n", pods, warmup, qps, WRITERS,
+                Runtime.getRuntime().availableProcessors());
+        System.out.printf("%-7s %-28s %9s %9s %9s %7s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms", "ratio");
+        for (Result r : results) {
+            double reference = results.stream().filter(o -> o.nodes() == r.nodes() && o.scheduler() == all.get(0))
+                    .mapToDouble(Result::podsPerSecond).findFirst().orElse(Double.NaN);
+            System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f%n", r.nodes(), r.scheduler().label(), r.podsPerSecond(),
+                    r.p50Ms(), r.p99Ms(), r.podsPerSecond() / reference);
+        }
+        assertEquals(sizes.length * schedulers.size(), results.size());
+    }
+
+    private static Result run(Path dir, int nodes, int pods, int warmup, int qps, Scheduler scheduler, Path launcher,
+            Path kubeScheduler) throws Exception {
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
+        try (KubeApiServer api = KubeApiServer.start(dir.resolve("apiserver"));
+                KubernetesClient client = api.newClient()) {
+            ColocationObjects.installNodeMetricCrd(client, Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
+            ColocationObjects.namespace(client, NS);
+            createNodes(client, nodes);
+            Process process = startScheduler(dir, api, scheduler, qps, launcher, kubeScheduler);
+            try {
+                Bindings bindings = new Bindings(client);
+                try {
+                    wave(client, scheduler, "warmup", warmup, bindings, process, dir);
+                    Wave measured = wave(client, scheduler, "pod", pods, bindings, process, dir);
+                    double[] latencies = measured.latenciesMs();
+                    Arrays.sort(latencies);
+                    return new Result(nodes, scheduler, pods / measured.seconds(), pods / measured.createSeconds(),
+                            percentile(latencies, 0.50), percentile(latencies, 0.99));
+                } finally {
+                    bindings.close();
+                }
+            } finally {
+                process.destroy();
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor();
+                }
+            }
+        }
+    }
+
+    /** Nodes with 32 cores of batch-cpu and 64 GiB of batch-memory each, Ready, and a NodeMetric at 0-60 % cpu. */
+    private static void createNodes(KubernetesClient client, int count) throws Exception {
+        Map<String, Quantity> resources = Map.of("cpu", new Quantity("32"), "memory", new Quantity("128Gi"), "pods",
+                new Quantity("110"), "kubernetes.io/batch-cpu", new Quantity("32000"), "kubernetes.io/batch-memory",
+                new Quantity("64Gi"));
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String name = String.format("node-%05d", i);
+                long cpuMilli = (i % 7) * 3200L;
+                done.add(pool.submit(() -> {
+                    ColocationObjects.readyNode(client, name, resources);
+                    ColocationObjects.nodeMetric(client, name, "bench", cpuMilli, 32L << 30, Instant.now());
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Process startScheduler(Path dir, KubeApiServer api, Scheduler scheduler, int qps, Path launcher,
+            Path kubeScheduler) throws IOException {
+        List<String> command;
+        if (scheduler.schedulerName().equals("default-scheduler")) {
+            command = List.of(kubeScheduler.toString(), "--kubeconfig=" + api.kubeconfig(), "--leader-elect=false",
+                    "--kube-api-qps=" + qps, "--kube-api-burst=" + qps, "--port=0", "--secure-port=0", "--v=1");
+        } else {
+            Path profile = dir.resolve("profile.yaml");
+            Files.writeString(profile, String.join("\n",
+                    "apiVersion: kubescheduler.config.k8s.io/v1",
+                    "kind: KubeSchedulerConfiguration",
+                    "profiles:",
+                    "- schedulerName: koord-scheduler",
+                    "  plugins:",
+                    "    filter:",
+                    "      disabled: [{name: LoadAwareScheduling}]",
+                    "    score:",
+                    "      disabled: [{name: LoadAwareScheduling}]",
+                    ""));
+            Path config = dir.resolve("k8s-scheduler.yml");
+            Files.writeString(config, String.join("\n",
+                    "schedulerName: koord-scheduler",
+                    "profileFile: \"" + (scheduler.loadAware() ? "" : profile.toAbsolutePath()) + "\"",
+                    "kubernetes:",
+                    "  kubeconfig: " + api.kubeconfig().toAbsolutePath(),
+                    "leaderElection:",
+                    "  enabled: false",
+                    "clientQps: " + qps,
+                    "status:",
+                    "  bindAddress: 127.0.0.1",
+                    "  port: " + Ports.freeLoopbackPort(),
+                    ""));
+            command = List.of(launcher.toAbsolutePath().toString(), "k8s-scheduler", config.toAbsolutePath().toString());
+        }
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("scheduler.log").toFile())
+                .start();
+    }
+
+    /** The time each pod of the namespace was first seen bound, from one watch. */
+    private static final class Bindings implements Watcher<Pod>, AutoCloseable {
+        private final Map<String, Long> boundAt = new ConcurrentHashMap<>();
+        private final Watch watch;
+
+        Bindings(KubernetesClient client) {
+            watch = client.pods().inNamespace(NS).watch(this);
+        }
+
+        @Override
+        public void eventReceived(Action action, Pod pod) {
+            if (pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+                boundAt.putIfAbsent(pod.getMetadata().getName(), System.nanoTime());
+            }
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {
+            if (cause != null) {
+                throw new IllegalStateException("the bindings watch closed", cause);
+            }
+        }
+
+        @Override
+        public void close() {
+            watch.close();
+        }
+    }
+
+    private record Wave(double seconds, double createSeconds, double[] latenciesMs) {
+    }
+
+    /** Creates {@code count} pods with {@link #WRITERS} writers and waits until every one is bound. */
+    private static Wave wave(KubernetesClient client, Scheduler scheduler, String prefix, int count, Bindings bindings,
+            Process process, Path dir) throws Exception {
+        long[] createdAt = new long[count];
+        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+        CountDownLatch created = new CountDownLatch(count);
+        long first = System.nanoTime();
+        try {
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                writers.submit(() -> {
+                    for (int i = writer; i < count; i += WRITERS) {
+                        createdAt[i] = System.nanoTime();
+                        client.pods().inNamespace(NS).resource(batchPod(prefix + "-" + i, scheduler.schedulerName())).create();
+                        created.countDown();
+                    }
+                    return null;
+                });
+            }
+            if (!created.await(10, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("pods not created within 10 minutes");
+            }
+        } finally {
+            writers.shutdownNow();
+        }
+        long createdAll = System.nanoTime();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (true) {
+            long bound = bindings.boundAt.keySet().stream().filter(k -> k.startsWith(prefix + "-")).count();
+            if (bound == count) {
+                break;
+            }
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException(scheduler.label() + ": " + bound + " of " + count + " " + prefix
+                        + " pods bound (scheduler " + (process.isAlive() ? "running" : "exited") + "); see "
+                        + dir.resolve("scheduler.log"));
+            }
+            Thread.sleep(20);
+        }
+        long last = 0;
+        double[] latencies = new double[count];
+        for (int i = 0; i < count; i++) {
+            long at = bindings.boundAt.get(prefix + "-" + i);
+            last = Math.max(last, at);
+            latencies[i] = (at - createdAt[i]) / 1e6;
+        }
+        return new Wave((last - first) / 1e9, (createdAll - first) / 1e9, latencies);
+    }
+
+    private static Pod batchPod(String name, String schedulerName) {
+        Map<String, Quantity> requests = Map.of("kubernetes.io/batch-cpu", new Quantity("1000"),
+                "kubernetes.io/batch-memory", new Quantity("1Gi"));
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels("koordinator.sh/priority-class", "koord-batch").endMetadata()
+                .withNewSpec().withSchedulerName(schedulerName).addNewContainer().withName("task").withImage("spark")
+                .withNewResources().withRequests(requests).withLimits(requests).endResources().endContainer().endSpec()
+                .build();
+    }
+
+    private static double percentile(double[] sorted, double q) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
