@@ -12,8 +12,8 @@ pods=${2:-5000}
 qps=${3:-1000}
 COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh --with-kube-scheduler)
 export COLOCATION_KUBE_BIN
-mvn -B -q install -DskipTests -pl dist -am >/dev/null
-mvn -B -q test -pl k8s-scheduler -Dtest=SchedulerThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
+mvn -B -q -Dstyle.color=never install -DskipTests -pl dist -am >/dev/null
+mvn -B -q -Dstyle.color=never test -pl k8s-scheduler -Dtest=SchedulerThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
   -Dbench.nodes="$nodes" -Dbench.pods="$pods" -Dbench.qps="$qps" >/dev/null 2>&1 \
   || { echo "benchmark failed; see k8s-scheduler/target/surefire-reports/ and k8s-scheduler/target/bench-k8s-scheduler/" >&2; exit 1; }
 sed -n '/^k8s-scheduler vs kube-scheduler/,$p' \

@@ -82,7 +82,7 @@ public final class K8sSchedulerCommand {
         result.notes().forEach(n -> LOG.warn("{}", n));
         for (Profile p : result.profiles()) {
             if (p.schedulerName().equals(config.schedulerName) || config.profileFile == null || config.profileFile.isBlank()) {
-                return new Profile(config.schedulerName, p.filters(), p.scores());
+                return new Profile(config.schedulerName, p.filters(), p.scores(), p.percentageOfNodesToScore());
             }
         }
         throw new InvalidInputException(config.profileFile + ": no profile for schedulerName " + config.schedulerName);

@@ -44,7 +44,7 @@ public final class SchedulerConfiguration {
     /** The default profile: filters NodeResourcesFit, NodeAffinity, TaintToleration, LoadAwareScheduling; score LoadAware. */
     public static Result defaults() {
         try {
-            return build(DEFAULT_SCHEDULER_NAME, null, null, "defaults", new ArrayList<>());
+            return build(DEFAULT_SCHEDULER_NAME, null, null, 0, "defaults", new ArrayList<>());
         } catch (InvalidInputException e) {
             throw new IllegalStateException(e);
         }
@@ -61,8 +61,9 @@ public final class SchedulerConfiguration {
         }
         JsonNode profiles = doc.path("profiles");
         List<String> notes = new ArrayList<>();
+        int percentage = percentage(doc, 0, where);
         if (profiles.isMissingNode() || profiles.isNull() || profiles.isEmpty()) {
-            return build(DEFAULT_SCHEDULER_NAME, null, null, where, notes);
+            return build(DEFAULT_SCHEDULER_NAME, null, null, percentage, where, notes);
         }
         if (!profiles.isArray()) {
             throw new InvalidInputException(where + ": profiles must be a list");
@@ -72,13 +73,25 @@ public final class SchedulerConfiguration {
             JsonNode p = profiles.get(i);
             String at = where + ": profiles[" + i + "]";
             String name = p.path("schedulerName").asText(DEFAULT_SCHEDULER_NAME);
-            out.addAll(build(name, p.get("plugins"), p.get("pluginConfig"), at, notes).profiles());
+            out.addAll(build(name, p.get("plugins"), p.get("pluginConfig"), percentage(p, percentage, at), at, notes).profiles());
         }
         return new Result(out, notes);
     }
 
-    private static Result build(String name, JsonNode plugins, JsonNode pluginConfig, String where, List<String> notes)
-            throws InvalidInputException {
+    /** {@code percentageOfNodesToScore} (0-100; 0 adaptive) of the configuration or a profile; absent: {@code inherited}. */
+    private static int percentage(JsonNode doc, int inherited, String where) throws InvalidInputException {
+        JsonNode p = doc.get("percentageOfNodesToScore");
+        if (p == null || p.isNull()) {
+            return inherited;
+        }
+        if (!p.canConvertToInt() || !p.isIntegralNumber() || p.asInt() < 0 || p.asInt() > 100) {
+            throw new InvalidInputException(where + ": percentageOfNodesToScore must be an integer from 0 to 100, found " + p);
+        }
+        return p.asInt();
+    }
+
+    private static Result build(String name, JsonNode plugins, JsonNode pluginConfig, int percentageOfNodesToScore,
+            String where, List<String> notes) throws InvalidInputException {
         Map<String, JsonNode> args = new LinkedHashMap<>();
         if (pluginConfig != null && !pluginConfig.isNull()) {
             if (!pluginConfig.isArray()) {
@@ -112,7 +125,7 @@ public final class SchedulerConfiguration {
                 notes.add(where + ": " + e.getKey() + " has no score extension; ignored at score");
             }
         }
-        return new Result(List.of(new Profile(name, filterPlugins, scorePlugins)), notes);
+        return new Result(List.of(new Profile(name, filterPlugins, scorePlugins, percentageOfNodesToScore)), notes);
     }
 
     private static Map<String, Long> toWeights(List<String> names) {

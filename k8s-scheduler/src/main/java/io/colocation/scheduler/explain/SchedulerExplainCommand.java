@@ -7,6 +7,7 @@ import io.colocation.api.InvalidInputException;
 import io.colocation.model.document.ExplainArguments;
 import io.colocation.model.document.KubeDocuments;
 import io.colocation.scheduler.config.SchedulerConfiguration;
+import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.framework.SchedulingCycle;
 import java.io.InputStream;
@@ -71,6 +72,13 @@ public final class SchedulerExplainCommand {
             notes.addAll(input.notes());
             Profile profile = profileFor(profiles.profiles(), input.pending().pod().getSpec().getSchedulerName(), notes);
             SchedulingCycle.Decision decision = SchedulingCycle.decide(profile, input.snapshot(), input.pending());
+            int nodes = input.snapshot().nodes().size();
+            int searched = NodeSearch.feasibleNodesToFind(nodes, profile.percentageOfNodesToScore());
+            if (searched < nodes) {
+                notes.add("the running scheduler scores " + searched + " feasible nodes of these " + nodes
+                        + " per decision (percentageOfNodesToScore), starting where its previous search stopped;"
+                        + " explain scores them all, so the scheduler may choose another node");
+            }
             Map<String, Object> result = toJson(decision, profile, notes);
             if (format.equals("json")) {
                 out.println(JSON.writeValueAsString(result));

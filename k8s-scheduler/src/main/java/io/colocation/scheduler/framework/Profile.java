@@ -8,8 +8,14 @@ import java.util.Map;
 /**
  * One scheduler profile: its name and the plugins enabled at each extension point, scores with their weights.
  * Built from a KubeSchedulerConfiguration profile by {@code SchedulerConfiguration}.
+ * {@code percentageOfNodesToScore}: kube-scheduler's, 0 = adaptive, 100 = every node (see {@link NodeSearch}).
  */
-public record Profile(String schedulerName, List<FilterPlugin> filters, List<Weighted> scores) {
+public record Profile(String schedulerName, List<FilterPlugin> filters, List<Weighted> scores, int percentageOfNodesToScore) {
+
+    /** A profile with kube-scheduler's adaptive percentageOfNodesToScore (0). */
+    public Profile(String schedulerName, List<FilterPlugin> filters, List<Weighted> scores) {
+        this(schedulerName, filters, scores, 0);
+    }
 
     /** A score plugin and its weight. */
     public record Weighted(ScorePlugin plugin, long weight) {

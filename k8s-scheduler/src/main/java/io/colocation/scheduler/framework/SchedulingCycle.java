@@ -40,38 +40,55 @@ public final class SchedulingCycle {
      * the answer. Null when no node fits ({@link #decide} then says why).
      */
     public static String select(Profile profile, ClusterSnapshot snapshot, PodInfo pod) {
+        return select(profile, snapshot, pod, null);
+    }
+
+    /**
+     * As {@link #select(Profile, ClusterSnapshot, PodInfo)}, searching a cluster of 100 nodes or more only as far as
+     * {@code search} allows (kube-scheduler's percentageOfNodesToScore); null searches every node.
+     */
+    public static String select(Profile profile, ClusterSnapshot snapshot, PodInfo pod, NodeSearch search) {
         CycleState state = new CycleState(snapshot);
-        boolean scored = !profile.scores().isEmpty();
-        List<NodeInfo> feasible = new ArrayList<>();
-        for (NodeInfo node : snapshot.nodes()) {
-            if (passes(profile, state, pod, node)) {
-                if (!scored) {
-                    return node.name();
-                }
-                feasible.add(node);
+        List<NodeInfo> nodes = snapshot.nodes();
+        int all = nodes.size();
+        int toFind = search == null ? all : NodeSearch.feasibleNodesToFind(all, profile.percentageOfNodesToScore());
+        boolean sampled = toFind < all;
+        int start = sampled ? search.start(all) : 0;
+        // Nothing to compare without a score plugin: the first feasible node is the answer.
+        int wanted = profile.scores().isEmpty() ? Math.min(toFind, 1) : toFind;
+        List<Integer> feasible = new ArrayList<>();
+        int processed = 0;
+        while (processed < all && feasible.size() < wanted) {
+            int i = (start + processed++) % all;
+            if (passes(profile, state, pod, nodes.get(i))) {
+                feasible.add(i);
             }
+        }
+        if (sampled) {
+            search.stoppedAfter(start, processed, all);
         }
         if (feasible.isEmpty()) {
             return null;
         }
+        feasible.sort(null); // ties go to the first node in order, as in decide
         long[] totals = new long[feasible.size()];
         for (Profile.Weighted w : profile.scores()) {
             Map<String, Long> raw = new LinkedHashMap<>();
-            for (NodeInfo node : feasible) {
-                raw.put(node.name(), w.plugin().score(state, pod, node));
+            for (int i : feasible) {
+                raw.put(nodes.get(i).name(), w.plugin().score(state, pod, nodes.get(i)));
             }
             w.plugin().normalize(state, pod, raw);
-            for (int i = 0; i < totals.length; i++) {
-                totals[i] += raw.get(feasible.get(i).name()) * w.weight();
+            for (int k = 0; k < totals.length; k++) {
+                totals[k] += raw.get(nodes.get(feasible.get(k)).name()) * w.weight();
             }
         }
         int best = 0;
-        for (int i = 1; i < totals.length; i++) {
-            if (totals[i] > totals[best]) {
-                best = i; // ties: the first node in order
+        for (int k = 1; k < totals.length; k++) {
+            if (totals[k] > totals[best]) {
+                best = k;
             }
         }
-        return feasible.get(best).name();
+        return nodes.get(feasible.get(best)).name();
     }
 
     private static boolean passes(Profile profile, CycleState state, PodInfo pod, NodeInfo node) {

@@ -1,6 +1,7 @@
 package io.colocation.scheduler.service;
 
 import io.colocation.api.InvalidInputException;
+import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.framework.SchedulingCycle;
@@ -47,6 +48,8 @@ public final class SchedulerService implements AutoCloseable {
     private final PendingQueue queue;
     private final Binder binder;
     private final EventRecorder events;
+    /** Where the next search of a large cluster starts; only the scheduling loop uses it. */
+    private final NodeSearch search = new NodeSearch();
     /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
     private static final int BINDERS = 16;
     private final ExecutorService binding;
@@ -217,7 +220,7 @@ public final class SchedulerService implements AutoCloseable {
             queue.backoff(key);
             return "error";
         }
-        String selected = SchedulingCycle.select(profile, cache.snapshot(now), info);
+        String selected = SchedulingCycle.select(profile, cache.snapshot(now), info, search);
         if (selected == null) {
             // The full cycle, every plugin on every node, only to tell the user why (as explain does).
             String summary = SchedulingCycle.decide(profile, cache.snapshot(now), info).unavailableSummary();
@@ -284,7 +287,7 @@ public final class SchedulerService implements AutoCloseable {
         for (Pod p : members.pending()) {
             try {
                 PodInfo info = Snapshots.pod(p, now, "Pod " + Snapshots.key(p) + ": ");
-                String selected = SchedulingCycle.select(profile, cache.snapshot(now), info);
+                String selected = SchedulingCycle.select(profile, cache.snapshot(now), info, search);
                 if (selected != null) {
                     cache.assume(p, selected);
                     placed.add(Map.entry(p, selected));

@@ -261,6 +261,30 @@ class SchedulerExplainCommandTest {
         assertTrue(r.json().get("notes").toString().contains("NodeNUMAResource"));
     }
 
+    /** percentageOfNodesToScore: 0-100, top level or per profile; explain scores every node and says what a search would. */
+    @Test
+    void percentageOfNodesToScore() throws Exception {
+        StringBuilder many = new StringBuilder(INCOMING);
+        for (int i = 0; i < 150; i++) {
+            many.append(node(String.format("node-%03d", i), "96", "512Gi", ""));
+        }
+        String config = """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                percentageOfNodesToScore: %s
+                profiles:
+                - schedulerName: koord-scheduler
+                """;
+        Run r = run(many.toString(), config.formatted("10"));
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(150, r.json().get("nodes").size(), "explain shows every node");
+        assertTrue(r.json().get("notes").toString().contains("scores 100 feasible nodes of these 150"), r.out());
+
+        Run bad = run(many.toString(), config.formatted("150"));
+        assertEquals(1, bad.exit());
+        assertTrue(bad.err().contains("percentageOfNodesToScore must be an integer from 0 to 100, found 150"), bad.err());
+    }
+
     @Test
     void theNodeAnnotationOverridesThresholds() throws Exception {
         String annotated = """
