@@ -4,17 +4,21 @@
 # Node objects (batch resources, no kubelets) and NodeMetrics, runs as its own process with the same client QPS and
 # burst, and places the same batch pods; prints pods/s bound, p50/p99 creation-to-binding and the ratio.
 #
-#   dev/bench-k8s-scheduler.sh [NODES,NODES] [PODS] [QPS]     (default 1000,5000 5000 1000; run on an idle machine)
+# Each configuration runs ROUNDS times, interleaved; the table shows medians. About 6 minutes a round.
+#
+#   dev/bench-k8s-scheduler.sh [NODES,NODES] [PODS] [QPS] [ROUNDS]   (default 1000,5000 5000 1000 3; an idle machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-1000,5000}
 pods=${2:-5000}
 qps=${3:-1000}
+rounds=${4:-3}
 COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh --with-kube-scheduler)
 export COLOCATION_KUBE_BIN
-mvn -B -q -Dstyle.color=never install -DskipTests -pl dist -am >/dev/null
+mvn -B -q -Dstyle.color=never install -DskipTests -pl dist -am >/dev/null 2>&1 \
+  || { echo "build failed: run mvn install -DskipTests -pl dist -am to see why" >&2; exit 1; }
 mvn -B -q -Dstyle.color=never test -pl k8s-scheduler -Dtest=SchedulerThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dbench.nodes="$nodes" -Dbench.pods="$pods" -Dbench.qps="$qps" >/dev/null 2>&1 \
+  -Dbench.nodes="$nodes" -Dbench.pods="$pods" -Dbench.qps="$qps" -Dbench.rounds="$rounds" >/dev/null 2>&1 \
   || { echo "benchmark failed; see k8s-scheduler/target/surefire-reports/ and k8s-scheduler/target/bench-k8s-scheduler/" >&2; exit 1; }
 sed -n '/^k8s-scheduler vs kube-scheduler/,$p' \
   k8s-scheduler/target/surefire-reports/io.colocation.scheduler.bench.SchedulerThroughputBenchmark-output.txt

@@ -67,20 +67,32 @@ class SchedulerThroughputBenchmark {
         // -Dbench.schedulers=0,2 runs a subset (indexes into the list above); the ratio needs 0, kube-scheduler.
         List<Scheduler> schedulers = Arrays.stream(System.getProperty("bench.schedulers", "0,1,2").split(","))
                 .map(String::trim).map(i -> all.get(Integer.parseInt(i))).toList();
+        int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createDirectories(Path.of("target", "bench-k8s-scheduler"));
+        List<Result> runs = new ArrayList<>();
+        // Rounds interleave the schedulers, so a slow spell of the machine does not fall on one of them only.
+        for (int round = 1; round <= rounds; round++) {
+            for (int nodes : sizes) {
+                for (Scheduler s : schedulers) {
+                    Result r = run(work.resolve(nodes + "-" + s.schedulerName() + (s.loadAware() ? "-loadaware" : "")), nodes,
+                            pods, warmup, qps, s, launcher, kubeScheduler);
+                    System.out.printf("  round %d  %,d nodes  %-28s %7.1f pods/s  p50 %7.0f ms  p99 %7.0f ms  (created %.0f/s)%n",
+                            round, nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.createdPerSecond());
+                    runs.add(r);
+                }
+            }
+        }
         List<Result> results = new ArrayList<>();
         for (int nodes : sizes) {
             for (Scheduler s : schedulers) {
-                Result r = run(work.resolve(nodes + "-" + s.schedulerName() + (s.loadAware() ? "-loadaware" : "")), nodes,
-                        pods, warmup, qps, s, launcher, kubeScheduler);
-                System.out.printf("  %,d nodes  %-28s %7.1f pods/s  p50 %7.0f ms  p99 %7.0f ms  (created %.0f/s)%n",
-                        nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.createdPerSecond());
-                results.add(r);
+                List<Result> mine = runs.stream().filter(r -> r.nodes() == nodes && r.scheduler() == s).toList();
+                results.add(new Result(nodes, s, median(mine, Result::podsPerSecond), median(mine, Result::createdPerSecond),
+                        median(mine, Result::p50Ms), median(mine, Result::p99Ms)));
             }
         }
         System.out.printf("%nk8s-scheduler vs kube-scheduler: %,d batch pods (after %d warm-up), client QPS = burst = %d,"
-                + " %d writers, %d cores shared by everything%n", pods, warmup, qps, WRITERS,
-                Runtime.getRuntime().availableProcessors());
+                + " %d writers, %d cores shared by everything; medians of %d interleaved rounds%n", pods, warmup, qps,
+                WRITERS, Runtime.getRuntime().availableProcessors(), rounds);
         System.out.printf("%-7s %-28s %9s %9s %9s %7s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms", "ratio");
         for (Result r : results) {
             double reference = results.stream().filter(o -> o.nodes() == r.nodes() && o.scheduler() == all.get(0))
@@ -88,7 +100,12 @@ class SchedulerThroughputBenchmark {
             System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f%n", r.nodes(), r.scheduler().label(), r.podsPerSecond(),
                     r.p50Ms(), r.p99Ms(), r.podsPerSecond() / reference);
         }
-        assertEquals(sizes.length * schedulers.size(), results.size());
+        assertEquals(rounds * sizes.length * schedulers.size(), runs.size());
+    }
+
+    private static double median(List<Result> runs, java.util.function.ToDoubleFunction<Result> figure) {
+        double[] v = runs.stream().mapToDouble(figure).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private static Result run(Path dir, int nodes, int pods, int warmup, int qps, Scheduler scheduler, Path launcher,

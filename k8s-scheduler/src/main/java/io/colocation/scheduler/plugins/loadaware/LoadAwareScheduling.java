@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * Koordinator's {@code LoadAwareScheduling} (KOORDINATOR-COMPAT.md §9): keeps pods off nodes whose measured load,
@@ -35,10 +36,12 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     private final LoadAwareArgs args;
     /** {@code args.resourceVector()}, built once: it is read on every node of every cycle. */
     private final List<String> resourceVector;
+    private final long weightSum;
 
     public LoadAwareScheduling(LoadAwareArgs args) {
         this.args = args;
         this.resourceVector = args.resourceVector();
+        this.weightSum = args.resourceWeights().values().stream().mapToLong(Long::longValue).sum();
     }
 
     @Override
@@ -67,7 +70,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         if (metric.nodeUsage() == null) {
             return Status.SUCCESS;
         }
-        Map<String, Long> used = prod ? prodUsed(state, pod, node, metric)
+        ToLongFunction<String> used = prod ? prodUsed(state, pod, node, metric)
                 : used(state, pod, node, metric, aggregated, a.aggregated().usageAggregatedDuration(),
                         a.aggregated().usageAggregationType());
         Map<String, Long> allocatable = allocatable(node);
@@ -77,7 +80,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
             if (threshold == 0 || alloc == 0) {
                 continue;
             }
-            long percent = Math.round((double) used.getOrDefault(r, 0L) / alloc * 100);
+            long percent = Math.round((double) used.applyAsLong(r) / alloc * 100);
             if (percent > threshold) {
                 return Status.unschedulable("node(s) " + r + (aggregated ? " aggregated" : "") + " usage exceed threshold");
             }
@@ -87,7 +90,6 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
 
     @Override
     public long score(CycleState state, PodInfo pod, NodeInfo node) {
-        long weightSum = args.resourceWeights().values().stream().mapToLong(Long::longValue).sum();
         long dominant = args.dominantResourceWeight();
         if (weightSum == 0 && dominant == 0 || node.nodeMetric() == null) {
             return 0;
@@ -97,7 +99,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
             return 0;
         }
         boolean prod = args.scoreAccordingProdUsage() && pod.priorityClass() == PriorityClass.PROD;
-        Map<String, Long> used = prod ? prodUsed(state, pod, node, metric)
+        ToLongFunction<String> used = prod ? prodUsed(state, pod, node, metric)
                 : used(state, pod, node, metric, args.aggregated().scores(), args.aggregated().scoreAggregatedDuration(),
                         args.aggregated().scoreAggregationType());
         Map<String, Long> allocatable = allocatable(node);
@@ -105,7 +107,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         long dom = MAX_NODE_SCORE;
         for (String r : resourceVector) {
             long alloc = allocatable.getOrDefault(r, 0L);
-            long u = used.getOrDefault(r, 0L);
+            long u = used.applyAsLong(r);
             long s = alloc == 0 || u > alloc ? 0 : (alloc - u) * MAX_NODE_SCORE / alloc;
             total += s * args.resourceWeights().getOrDefault(r, 0L);
             dom = Math.min(dom, s);
@@ -116,22 +118,35 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         return total / (weightSum + dominant);
     }
 
-    /** base usage (node or aggregated) + what the metric misses of assigned pods + this pod's estimate. */
-    private Map<String, Long> used(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric, boolean aggregated,
-            Duration duration, String type) {
-        AssignedLoad load = load(node, metric);
-        Map<String, Long> incoming = estimate(state, pod);
-        if (!aggregated) {
-            return AssignedLoad.sum(metric.nodeUsage(), load.delta(), incoming);
-        }
-        Map<String, Long> base = metric.aggregatedUsage(duration, type);
-        return base == null ? AssignedLoad.sum(load.estimated(), incoming, Map.of())
-                : AssignedLoad.sum(base, load.delta(), incoming);
+    /** What is used of a resource on the node with the incoming pod: the node's base plus the pod's estimate. */
+    private static ToLongFunction<String> plus(Map<String, Long> base, Map<String, Long> incoming) {
+        return r -> base.getOrDefault(r, 0L) + incoming.getOrDefault(r, 0L);
     }
 
-    private Map<String, Long> prodUsed(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric) {
-        AssignedLoad load = load(node, metric);
-        return AssignedLoad.sum(load.prodUsage(), load.prodDelta(), estimate(state, pod));
+    private record BaseKey(Object plugin, boolean aggregated, Duration duration, String type) {
+    }
+
+    /** base usage (node or aggregated) + what the metric misses of assigned pods + this pod's estimate. */
+    private ToLongFunction<String> used(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric, boolean aggregated,
+            Duration duration, String type) {
+        // The node's part is the same for every incoming pod: kept with the node's version.
+        Map<String, Long> base = node.derived(new BaseKey(loadKey, aggregated, duration, type), () -> {
+            AssignedLoad load = load(node, metric);
+            if (!aggregated) {
+                return AssignedLoad.sum(metric.nodeUsage(), load.delta(), Map.of());
+            }
+            Map<String, Long> agg = metric.aggregatedUsage(duration, type);
+            return agg == null ? load.estimated() : AssignedLoad.sum(agg, load.delta(), Map.of());
+        });
+        return plus(base, estimate(state, pod));
+    }
+
+    private ToLongFunction<String> prodUsed(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric) {
+        Map<String, Long> base = node.derived(new BaseKey(loadKey, false, null, "prod"), () -> {
+            AssignedLoad load = load(node, metric);
+            return AssignedLoad.sum(load.prodUsage(), load.prodDelta(), Map.of());
+        });
+        return plus(base, estimate(state, pod));
     }
 
     /** The incoming pod's estimate: the same on every node, so computed once a cycle. */
