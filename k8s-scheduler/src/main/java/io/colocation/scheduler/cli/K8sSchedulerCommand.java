@@ -4,6 +4,7 @@ import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.KubernetesClients;
 import io.colocation.model.document.KubeDocuments;
 import io.colocation.scheduler.config.SchedulerConfiguration;
+import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.service.SchedulerConfig;
 import io.colocation.scheduler.service.SchedulerService;
@@ -37,9 +38,9 @@ public final class K8sSchedulerCommand {
         }
         try {
             SchedulerConfig config = SchedulerConfig.load(Path.of(args[0]));
-            Profile profile = profile(config);
             KubernetesClient client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
-            SchedulerService service = new SchedulerService(config, profile, client, identity(), Clock.systemUTC());
+            SchedulerService service = new SchedulerService(config, handle -> profile(config, handle), client, identity(),
+                    Clock.systemUTC());
             StatusServer status = new StatusServer(service);
             try {
                 status.start(config.status.bindAddress, config.status.port);
@@ -67,22 +68,22 @@ public final class K8sSchedulerCommand {
         }
     }
 
-    /** The profile named like the scheduler, from the profile file, else the default one. */
-    public static Profile profile(SchedulerConfig config) throws InvalidInputException {
+    /** The profile named like the scheduler, from the profile file, else the default one; its plugins act through {@code handle}. */
+    public static Profile profile(SchedulerConfig config, Handle handle) throws InvalidInputException {
         SchedulerConfiguration.Result result;
         if (config.profileFile == null || config.profileFile.isBlank()) {
-            result = SchedulerConfiguration.defaults();
+            result = SchedulerConfiguration.defaults(handle);
         } else {
             List<KubeDocuments.Sourced> docs = KubeDocuments.read(config.profileFile, System.in);
             if (docs.size() != 1) {
                 throw new InvalidInputException(config.profileFile + ": must hold one KubeSchedulerConfiguration");
             }
-            result = SchedulerConfiguration.parse(docs.get(0).object(), config.profileFile);
+            result = SchedulerConfiguration.parse(docs.get(0).object(), config.profileFile, handle);
         }
         result.notes().forEach(n -> LOG.warn("{}", n));
         for (Profile p : result.profiles()) {
             if (p.schedulerName().equals(config.schedulerName) || config.profileFile == null || config.profileFile.isBlank()) {
-                return new Profile(config.schedulerName, p.filters(), p.scores(), p.percentageOfNodesToScore());
+                return p.named(config.schedulerName);
             }
         }
         throw new InvalidInputException(config.profileFile + ": no profile for schedulerName " + config.schedulerName);

@@ -2,14 +2,25 @@ package io.colocation.scheduler.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.InvalidInputException;
+import io.colocation.scheduler.framework.BindPlugin;
 import io.colocation.scheduler.framework.FilterPlugin;
+import io.colocation.scheduler.framework.Handle;
+import io.colocation.scheduler.framework.PermitPlugin;
 import io.colocation.scheduler.framework.Plugin;
+import io.colocation.scheduler.framework.PostFilterPlugin;
+import io.colocation.scheduler.framework.PreFilterPlugin;
 import io.colocation.scheduler.framework.Profile;
+import io.colocation.scheduler.framework.QueueSortPlugin;
+import io.colocation.scheduler.framework.ReservePlugin;
 import io.colocation.scheduler.framework.ScorePlugin;
+import io.colocation.scheduler.plugins.coscheduling.Coscheduling;
+import io.colocation.scheduler.plugins.coscheduling.CoschedulingArgs;
+import io.colocation.scheduler.plugins.defaultbinder.DefaultBinder;
 import io.colocation.scheduler.plugins.loadaware.LoadAwareArgs;
 import io.colocation.scheduler.plugins.loadaware.LoadAwareScheduling;
 import io.colocation.scheduler.plugins.nodeaffinity.NodeAffinity;
 import io.colocation.scheduler.plugins.noderesources.NodeResourcesFit;
+import io.colocation.scheduler.plugins.queuesort.PrioritySort;
 import io.colocation.scheduler.plugins.tainttoleration.TaintToleration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,8 +43,12 @@ public final class SchedulerConfiguration {
     static final List<String> DEFAULT_FILTERS = List.of(NodeResourcesFit.NAME, NodeAffinity.NAME, TaintToleration.NAME,
             LoadAwareScheduling.NAME);
     static final Map<String, Long> DEFAULT_SCORES = Map.of(LoadAwareScheduling.NAME, 1L);
+    /** The other extension points' defaults, as Koordinator's scheduler configuration enables them. */
+    static final Map<String, List<String>> DEFAULT_OTHERS = Map.of("queueSort", List.of(PrioritySort.NAME),
+            "preFilter", List.of(Coscheduling.NAME), "postFilter", List.of(Coscheduling.NAME),
+            "reserve", List.of(Coscheduling.NAME), "permit", List.of(Coscheduling.NAME), "bind", List.of(DefaultBinder.NAME));
     static final List<String> KNOWN = List.of(NodeResourcesFit.NAME, NodeAffinity.NAME, TaintToleration.NAME,
-            LoadAwareScheduling.NAME);
+            LoadAwareScheduling.NAME, PrioritySort.NAME, Coscheduling.NAME, DefaultBinder.NAME);
 
     public record Result(List<Profile> profiles, List<String> notes) {
     }
@@ -41,16 +56,31 @@ public final class SchedulerConfiguration {
     private SchedulerConfiguration() {
     }
 
-    /** The default profile: filters NodeResourcesFit, NodeAffinity, TaintToleration, LoadAwareScheduling; score LoadAware. */
+    /** The default profile for explain (no handle: filters and scores only run). */
     public static Result defaults() {
+        return defaults(null);
+    }
+
+    /**
+     * The default profile: queue sort PrioritySort; filters NodeResourcesFit, NodeAffinity, TaintToleration,
+     * LoadAwareScheduling; score LoadAwareScheduling; Coscheduling at pre-filter, post-filter, reserve and permit;
+     * bind DefaultBinder.
+     */
+    public static Result defaults(Handle handle) {
         try {
-            return build(DEFAULT_SCHEDULER_NAME, null, null, 0, "defaults", new ArrayList<>());
+            return build(DEFAULT_SCHEDULER_NAME, null, null, 0, "defaults", new ArrayList<>(), handle);
         } catch (InvalidInputException e) {
             throw new IllegalStateException(e);
         }
     }
 
+    /** Profiles for explain: no handle, so the plugins that act on the cluster are built but never run. */
     public static Result parse(JsonNode doc, String where) throws InvalidInputException {
+        return parse(doc, where, null);
+    }
+
+    /** Profiles for the running scheduler, whose plugins act on the cluster through {@code handle}. */
+    public static Result parse(JsonNode doc, String where, Handle handle) throws InvalidInputException {
         String apiVersion = doc.path("apiVersion").asText("");
         if (!API_VERSIONS.contains(apiVersion)) {
             throw new InvalidInputException(where + ": apiVersion must be one of " + API_VERSIONS + ", found '" + apiVersion + "'");
@@ -63,7 +93,7 @@ public final class SchedulerConfiguration {
         List<String> notes = new ArrayList<>();
         int percentage = percentage(doc, 0, where);
         if (profiles.isMissingNode() || profiles.isNull() || profiles.isEmpty()) {
-            return build(DEFAULT_SCHEDULER_NAME, null, null, percentage, where, notes);
+            return build(DEFAULT_SCHEDULER_NAME, null, null, percentage, where, notes, handle);
         }
         if (!profiles.isArray()) {
             throw new InvalidInputException(where + ": profiles must be a list");
@@ -73,7 +103,7 @@ public final class SchedulerConfiguration {
             JsonNode p = profiles.get(i);
             String at = where + ": profiles[" + i + "]";
             String name = p.path("schedulerName").asText(DEFAULT_SCHEDULER_NAME);
-            out.addAll(build(name, p.get("plugins"), p.get("pluginConfig"), percentage(p, percentage, at), at, notes).profiles());
+            out.addAll(build(name, p.get("plugins"), p.get("pluginConfig"), percentage(p, percentage, at), at, notes, handle).profiles());
         }
         return new Result(out, notes);
     }
@@ -91,7 +121,7 @@ public final class SchedulerConfiguration {
     }
 
     private static Result build(String name, JsonNode plugins, JsonNode pluginConfig, int percentageOfNodesToScore,
-            String where, List<String> notes) throws InvalidInputException {
+            String where, List<String> notes, Handle handle) throws InvalidInputException {
         Map<String, JsonNode> args = new LinkedHashMap<>();
         if (pluginConfig != null && !pluginConfig.isNull()) {
             if (!pluginConfig.isArray()) {
@@ -103,29 +133,55 @@ public final class SchedulerConfiguration {
         }
         Map<String, Long> filters = points(plugins, "filter", where, notes, toWeights(DEFAULT_FILTERS));
         Map<String, Long> scores = points(plugins, "score", where, notes, new LinkedHashMap<>(DEFAULT_SCORES));
+        Set<String> multiPoint = new LinkedHashSet<>();
+        if (plugins != null) {
+            plugins.path("multiPoint").path("enabled").forEach(e -> multiPoint.add(e.path("name").asText("")));
+        }
+        Map<String, Map<String, Long>> others = new LinkedHashMap<>();
+        for (String point : List.of("queueSort", "preFilter", "postFilter", "reserve", "permit", "bind")) {
+            others.put(point, points(plugins, point, where, notes, toWeights(DEFAULT_OTHERS.get(point))));
+        }
         Set<String> names = new LinkedHashSet<>(filters.keySet());
         names.addAll(scores.keySet());
+        others.values().forEach(m -> names.addAll(m.keySet()));
         Map<String, Plugin> built = new LinkedHashMap<>();
         for (String p : names) {
-            built.put(p, create(p, args.get(p), where + ".pluginConfig[" + p + "].args"));
+            built.put(p, create(p, args.get(p), where + ".pluginConfig[" + p + "].args", handle));
         }
-        List<FilterPlugin> filterPlugins = new ArrayList<>();
-        for (String p : filters.keySet()) {
-            if (built.get(p) instanceof FilterPlugin f) {
-                filterPlugins.add(f);
-            } else {
-                notes.add(where + ": " + p + " has no filter extension; ignored at filter");
-            }
-        }
+        List<FilterPlugin> filterPlugins = at(built, multiPoint, filters.keySet(), FilterPlugin.class, "filter", where, notes);
         List<Profile.Weighted> scorePlugins = new ArrayList<>();
         for (Map.Entry<String, Long> e : scores.entrySet()) {
             if (built.get(e.getKey()) instanceof ScorePlugin s) {
                 scorePlugins.add(new Profile.Weighted(s, e.getValue()));
-            } else {
+            } else if (!multiPoint.contains(e.getKey())) {
                 notes.add(where + ": " + e.getKey() + " has no score extension; ignored at score");
             }
         }
-        return new Result(List.of(new Profile(name, filterPlugins, scorePlugins, percentageOfNodesToScore)), notes);
+        List<QueueSortPlugin> queueSort = at(built, multiPoint, others.get("queueSort").keySet(), QueueSortPlugin.class, "queueSort", where, notes);
+        if (queueSort.size() > 1) {
+            throw new InvalidInputException(where + ".plugins.queueSort: one plugin at most, found " + queueSort.stream()
+                    .map(Plugin::name).toList());
+        }
+        return new Result(List.of(new Profile(name, queueSort.isEmpty() ? null : queueSort.get(0),
+                at(built, multiPoint, others.get("preFilter").keySet(), PreFilterPlugin.class, "preFilter", where, notes), filterPlugins,
+                at(built, multiPoint, others.get("postFilter").keySet(), PostFilterPlugin.class, "postFilter", where, notes), scorePlugins,
+                at(built, multiPoint, others.get("reserve").keySet(), ReservePlugin.class, "reserve", where, notes),
+                at(built, multiPoint, others.get("permit").keySet(), PermitPlugin.class, "permit", where, notes),
+                at(built, multiPoint, others.get("bind").keySet(), BindPlugin.class, "bind", where, notes), percentageOfNodesToScore)), notes);
+    }
+
+    /** The plugins enabled at one point that have its extension; the others are noted and left out. */
+    private static <T> List<T> at(Map<String, Plugin> built, Set<String> multiPoint, Set<String> enabled, Class<T> point, String pointName,
+            String where, List<String> notes) {
+        List<T> out = new ArrayList<>();
+        for (String p : enabled) {
+            if (point.isInstance(built.get(p))) {
+                out.add(point.cast(built.get(p)));
+            } else if (!multiPoint.contains(p)) { // multiPoint enables a plugin where it has extensions, silently
+                notes.add(where + ": " + p + " has no " + pointName + " extension; ignored at " + pointName);
+            }
+        }
+        return out;
     }
 
     private static Map<String, Long> toWeights(List<String> names) {
@@ -186,8 +242,11 @@ public final class SchedulerConfiguration {
         return out;
     }
 
-    private static Plugin create(String name, JsonNode args, String where) throws InvalidInputException {
+    private static Plugin create(String name, JsonNode args, String where, Handle handle) throws InvalidInputException {
         return switch (name) {
+            case PrioritySort.NAME -> new PrioritySort();
+            case Coscheduling.NAME -> new Coscheduling(CoschedulingArgs.parse(args, where), handle);
+            case DefaultBinder.NAME -> new DefaultBinder(handle);
             case NodeResourcesFit.NAME -> new NodeResourcesFit();
             case NodeAffinity.NAME -> new NodeAffinity();
             case TaintToleration.NAME -> new TaintToleration();

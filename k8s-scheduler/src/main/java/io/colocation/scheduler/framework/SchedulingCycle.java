@@ -48,8 +48,12 @@ public final class SchedulingCycle {
      * {@code search} allows (kube-scheduler's percentageOfNodesToScore); null searches every node.
      */
     public static String select(Profile profile, ClusterSnapshot snapshot, PodInfo pod, NodeSearch search) {
-        CycleState state = new CycleState(snapshot);
-        List<NodeInfo> nodes = snapshot.nodes();
+        return select(profile, new CycleState(snapshot), pod, search);
+    }
+
+    /** As above, in a cycle whose state the pre-filter plugins have already written. */
+    public static String select(Profile profile, CycleState state, PodInfo pod, NodeSearch search) {
+        List<NodeInfo> nodes = state.snapshot().nodes();
         int all = nodes.size();
         int toFind = search == null ? all : NodeSearch.feasibleNodesToFind(all, profile.percentageOfNodesToScore());
         boolean sampled = toFind < all;
@@ -142,7 +146,7 @@ public final class SchedulingCycle {
         long best = Long.MIN_VALUE;
         for (NodeInfo node : snapshot.nodes()) {
             Map<String, PluginView> views = new LinkedHashMap<>();
-            for (Plugin p : profile.plugins()) {
+            for (Plugin p : profile.nodePlugins()) {
                 views.put(p.name(), new PluginView(pluginFilters.get(node.name()).get(p.name()),
                         rawScores.get(node.name()).get(p.name())));
             }

@@ -228,26 +228,9 @@ final class ClusterCache implements AutoCloseable {
         }
     }
 
-    /** The gang's members: those still waiting for a node (by key) and how many are bound or assumed. */
-    record Members(List<Pod> pending, int placed) {
-    }
-
-    Members members(Gang gang, String schedulerName) {
-        List<Pod> pending = new ArrayList<>();
-        int placed = 0;
-        for (Pod p : pods.getStore().list()) {
-            if (!gang.member(p) || Snapshots.terminated(p) || p.getMetadata().getDeletionTimestamp() != null) {
-                continue;
-            }
-            boolean bound = p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty();
-            if (bound || assumed(Snapshots.key(p))) {
-                placed++;
-            } else if (schedulerName.equals(p.getSpec().getSchedulerName())) {
-                pending.add(p);
-            }
-        }
-        pending.sort(Comparator.comparing(Snapshots::key));
-        return new Members(pending, placed);
+    /** Every pod the informer has. */
+    java.util.Collection<Pod> pods() {
+        return pods.getStore().list();
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.colocation.scheduler.service;
 
+import io.colocation.scheduler.framework.QueueSortPlugin;
+import io.colocation.scheduler.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +13,8 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * The pods waiting for a node: highest {@code spec.priority} first, then in arrival order (kube-scheduler's PrioritySort);
+ * The pods waiting for a node, in the order of the profile's queue sort plugin (PrioritySort: highest
+ * {@code spec.priority} first, then in arrival order);
  * a pod that found no node waits out a backoff that doubles from the initial delay up to the maximum. A pod taken is
  * kept, hidden, until it is bound, gone or backed off, so a newer version arriving meanwhile does not bring it back.
  */
@@ -19,22 +22,29 @@ final class PendingQueue {
     private enum Where { ACTIVE, BACKOFF, TAKEN }
 
     /** @param seq arrival order: the tie-break among equal priorities (FIFO, like kube-scheduler's queue) */
-    private record Entry(String key, Pod pod, int priority, int attempts, Instant notBefore, long seq, Where where) {
+    private record Entry(String key, Pod pod, int attempts, Instant notBefore, long seq, Where where) {
+        QueueSortPlugin.QueuedPod queued() {
+            return new QueueSortPlugin.QueuedPod(pod, seq);
+        }
     }
 
-    private static final Comparator<Entry> BY_PRIORITY = Comparator.<Entry>comparingInt(e -> -e.priority())
-            .thenComparingLong(Entry::seq);
     private static final Comparator<Entry> BY_DUE = Comparator.comparing(Entry::notBefore).thenComparingLong(Entry::seq);
 
     private final Map<String, Entry> entries = new HashMap<>();
-    private final TreeSet<Entry> active = new TreeSet<>(BY_PRIORITY);
+    private final TreeSet<Entry> active;
     private final TreeSet<Entry> backingOff = new TreeSet<>(BY_DUE);
     private long arrivals;
     private final Clock clock;
     private final Duration initial;
     private final Duration max;
 
-    PendingQueue(Clock clock, Duration initial, Duration max) {
+    PendingQueue(QueueSortPlugin sort, Clock clock, Duration initial, Duration max) {
+        QueueSortPlugin order = sort == null ? new PrioritySort() : sort;
+        // arrival breaks ties, so two entries are never equal to the set
+        this.active = new TreeSet<>((a, b) -> {
+            int c = order.compare(a.queued(), b.queued());
+            return c != 0 ? c : Long.compare(a.seq(), b.seq());
+        });
         this.clock = clock;
         this.initial = initial;
         this.max = max;
@@ -43,8 +53,8 @@ final class PendingQueue {
     /** A new pending pod, or a newer version of one (its backoff, or its being taken, is kept). */
     synchronized void add(String key, Pod pod) {
         Entry e = entries.get(key);
-        put(e == null ? new Entry(key, pod, priority(pod), 0, Instant.MIN, arrivals++, Where.ACTIVE)
-                : new Entry(key, pod, priority(pod), e.attempts(), e.notBefore(), e.seq(), e.where()));
+        put(e == null ? new Entry(key, pod, 0, Instant.MIN, arrivals++, Where.ACTIVE)
+                : new Entry(key, pod, e.attempts(), e.notBefore(), e.seq(), e.where()));
         notifyAll();
     }
 
@@ -59,7 +69,7 @@ final class PendingQueue {
             return;
         }
         long delay = Math.min(max.toMillis(), initial.toMillis() << Math.min(20, e.attempts()));
-        put(new Entry(key, e.pod(), e.priority(), e.attempts() + 1, clock.instant().plusMillis(delay), e.seq(), Where.BACKOFF));
+        put(new Entry(key, e.pod(), e.attempts() + 1, clock.instant().plusMillis(delay), e.seq(), Where.BACKOFF));
     }
 
     synchronized int size() {
@@ -73,12 +83,12 @@ final class PendingQueue {
             Instant now = clock.instant();
             while (!backingOff.isEmpty() && !backingOff.first().notBefore().isAfter(now)) {
                 Entry due = backingOff.pollFirst();
-                put(new Entry(due.key(), due.pod(), due.priority(), due.attempts(), due.notBefore(), due.seq(), Where.ACTIVE));
+                put(new Entry(due.key(), due.pod(), due.attempts(), due.notBefore(), due.seq(), Where.ACTIVE));
             }
             Entry next = active.pollFirst();
             if (next != null) {
-                entries.put(next.key(), new Entry(next.key(), next.pod(), next.priority(), next.attempts(), next.notBefore(),
-                        next.seq(), Where.TAKEN));
+                entries.put(next.key(), new Entry(next.key(), next.pod(), next.attempts(), next.notBefore(), next.seq(),
+                        Where.TAKEN));
                 return Optional.of(Map.entry(next.key(), next.pod()));
             }
             long left = deadline - System.nanoTime();
@@ -103,9 +113,5 @@ final class PendingQueue {
             active.remove(e);
             backingOff.remove(e);
         }
-    }
-
-    private static int priority(Pod p) {
-        return p.getSpec() == null || p.getSpec().getPriority() == null ? 0 : p.getSpec().getPriority();
     }
 }

@@ -2,6 +2,18 @@ package io.colocation.scheduler.service;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.scheduler.framework.NodeSearch;
+import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.Handle;
+import io.colocation.scheduler.framework.PermitPlugin;
+import io.colocation.scheduler.framework.PostFilterPlugin;
+import io.colocation.scheduler.framework.PreFilterPlugin;
+import io.colocation.scheduler.framework.ReservePlugin;
+import io.colocation.scheduler.framework.Status;
+import io.colocation.scheduler.framework.WaitingPods;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.Collection;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.framework.SchedulingCycle;
@@ -46,8 +58,10 @@ public final class SchedulerService implements AutoCloseable {
     private final String identity;
     private final ClusterCache cache;
     private final PendingQueue queue;
-    private final Binder binder;
+    private final WriteRate writes;
     private final EventRecorder events;
+    private final PermitWaits waits;
+    private final ScheduledExecutorService permitTimer;
     /** Where the next search of a large cluster starts; only the scheduling loop uses it. */
     private final NodeSearch search = new NodeSearch();
     /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
@@ -65,17 +79,64 @@ public final class SchedulerService implements AutoCloseable {
     private volatile Thread loop;
     private volatile CompletableFuture<?> election;
 
-    public SchedulerService(SchedulerConfig config, Profile profile, KubernetesClient client, String identity, Clock clock) {
+    /** Builds the scheduler's profile for the plugins' handle on the cluster. */
+    @FunctionalInterface
+    public interface ProfileFactory {
+        Profile create(Handle handle) throws InvalidInputException;
+    }
+
+    /** @throws InvalidInputException when the profile cannot be built (its configuration is wrong) */
+    public SchedulerService(SchedulerConfig config, ProfileFactory profiles, KubernetesClient client, String identity, Clock clock)
+            throws InvalidInputException {
         this.config = config;
-        this.profile = profile;
         this.client = client;
         this.identity = identity;
         this.clock = clock;
         this.cache = new ClusterCache(client, clock);
-        this.queue = new PendingQueue(clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
-                Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
         // Bindings and Events each have the configured rate, as kube-scheduler's client and event client do.
-        this.binder = new Binder(client, new WriteRate(config.clientQps, config.clientBurst));
+        this.writes = new WriteRate(config.clientQps, config.clientBurst);
+        this.waits = new PermitWaits(this::permitted, this::rejectedWhileWaiting);
+        this.profile = profiles.create(new Handle() {
+            @Override
+            public KubernetesClient client() {
+                return client;
+            }
+
+            @Override
+            public boolean writeToken() {
+                return writes.acquire();
+            }
+
+            @Override
+            public Collection<Pod> pods() {
+                return cache.pods();
+            }
+
+            @Override
+            public boolean assumed(String podKey) {
+                return cache.assumed(podKey);
+            }
+
+            @Override
+            public GenericKubernetesResource podGroup(String namespace, String name) {
+                return cache.podGroup(namespace, name);
+            }
+
+            @Override
+            public WaitingPods waitingPods() {
+                return waits;
+            }
+        });
+        if (profile.binds().isEmpty()) {
+            throw new InvalidInputException("profile " + profile.schedulerName() + ": no bind plugin enabled (DefaultBinder)");
+        }
+        this.queue = new PendingQueue(profile.queueSort(), clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
+                Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
+        this.permitTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "k8s-scheduler-permit-timer");
+            t.setDaemon(true);
+            return t;
+        });
         this.events = new EventRecorder(client, config.schedulerName, new WriteRate(config.clientQps, config.clientBurst), clock);
         this.binding = Executors.newFixedThreadPool(BINDERS, r -> {
             Thread t = new Thread(r, "k8s-scheduler-bind");
@@ -88,6 +149,8 @@ public final class SchedulerService implements AutoCloseable {
                 return List.of(
                         new GaugeMetricFamily("koord_scheduler_pending_pods", "pods of this scheduler waiting for a node",
                                 queue.size()),
+                        new GaugeMetricFamily("koord_scheduler_permit_waiting_pods",
+                                "pods reserved on a node and waiting at Permit (gang members)", waits.size()),
                         new GaugeMetricFamily("koord_scheduler_leader", "1 while this replica holds the Lease and binds",
                                 leading ? 1 : 0));
             }
@@ -103,7 +166,17 @@ public final class SchedulerService implements AutoCloseable {
         if (state != State.LATENT) {
             throw new IllegalStateException("scheduler already " + state);
         }
-        cache.start(this::changed, p -> queue.remove(Snapshots.key(p)));
+        cache.start(this::changed, p -> {
+            queue.remove(Snapshots.key(p));
+            waits.reject(Snapshots.key(p), "the pod was deleted");
+        });
+        permitTimer.scheduleWithFixedDelay(() -> {
+            try {
+                waits.expire(clock.instant());
+            } catch (RuntimeException e) {
+                LOG.error("Permit waits: unexpected failure while expiring them", e);
+            }
+        }, 100, 100, TimeUnit.MILLISECONDS);
         state = State.STARTED;
         if (config.leaderElection.enabled) {
             elect();
@@ -147,6 +220,7 @@ public final class SchedulerService implements AutoCloseable {
 
     private synchronized void follow() {
         leading = false;
+        waits.rejectAll("this replica no longer leads");
         LOG.info("{} ({}) no longer leads: not binding", config.schedulerName, identity);
     }
 
@@ -200,17 +274,6 @@ public final class SchedulerService implements AutoCloseable {
             return null;
         }
         attempts.incrementAndGet();
-        Optional<Gang> gang;
-        try {
-            gang = Gang.of(pod, cache::podGroup);
-        } catch (Gang.Unusable e) {
-            events.failed(pod, "gang: " + e.getMessage());
-            queue.backoff(key);
-            return "unschedulable";
-        }
-        if (gang.isPresent()) {
-            return attemptGang(gang.get());
-        }
         Instant now = clock.instant();
         PodInfo info;
         try {
@@ -220,15 +283,21 @@ public final class SchedulerService implements AutoCloseable {
             queue.backoff(key);
             return "error";
         }
-        String selected = SchedulingCycle.select(profile, cache.snapshot(now), info, search);
+        CycleState state = new CycleState(cache.snapshot(now));
+        for (PreFilterPlugin p : profile.preFilters()) {
+            Status s = p.preFilter(state, info);
+            if (!s.success()) {
+                return unschedulable(key, pod, String.join(", ", s.reasons()));
+            }
+        }
+        String selected = SchedulingCycle.select(profile, state, info, search);
         if (selected == null) {
             // The full cycle, every plugin on every node, only to tell the user why (as explain does).
-            String summary = SchedulingCycle.decide(profile, cache.snapshot(now), info).unavailableSummary();
-            unschedulable.incrementAndGet();
-            LOG.info("pod {} is unschedulable: {}", key, summary);
-            events.failed(pod, summary);
-            queue.backoff(key);
-            return "unschedulable";
+            String summary = SchedulingCycle.decide(profile, state.snapshot(), info).unavailableSummary();
+            for (PostFilterPlugin p : profile.postFilters()) {
+                p.postFilter(state, info, summary);
+            }
+            return unschedulable(key, pod, summary);
         }
         try {
             cache.assume(pod, selected);
@@ -237,100 +306,98 @@ public final class SchedulerService implements AutoCloseable {
             queue.backoff(key);
             return "error";
         }
+        for (ReservePlugin r : profile.reserves()) {
+            Status s = r.reserve(state, info, selected);
+            if (!s.success()) {
+                release(state, info, selected);
+                return unschedulable(key, pod, String.join(", ", s.reasons()));
+            }
+        }
+        Duration wait = null;
+        String waitingFor = null;
+        for (PermitPlugin p : profile.permits()) {
+            PermitPlugin.Permit permit = p.permit(state, info, selected);
+            if (!permit.status().success()) {
+                release(state, info, selected);
+                return unschedulable(key, pod, String.join(", ", permit.status().reasons()));
+            }
+            if (permit.waiting() && (wait == null || permit.timeout().compareTo(wait) > 0)) {
+                wait = permit.timeout();
+                waitingFor = p.name() + ": " + permit.waitingFor();
+            }
+        }
+        PermitWaits.Entry entry = new PermitWaits.Entry(info, state, selected, now.plus(wait == null ? Duration.ZERO : wait),
+                waitingFor, startNanos);
+        if (wait != null) {
+            LOG.info("pod {} reserved on {}, waiting up to {} s at Permit ({})", key, selected, wait.toSeconds(), waitingFor);
+            waits.add(entry);
+            return null;
+        }
         // The next pod is decided while this one binds; the assumption keeps its room taken meanwhile.
-        binding.execute(() -> bindAssumed(key, pod, selected, startNanos));
+        permitted(entry);
         return null;
     }
 
-    private void bindAssumed(String key, Pod pod, String node, long startNanos) {
+    private String unschedulable(String key, Pod pod, String why) {
+        unschedulable.incrementAndGet();
+        LOG.info("pod {} is unschedulable: {}", key, why);
+        events.failed(pod, why);
+        queue.backoff(key);
+        return "unschedulable";
+    }
+
+    /** Undoes a reservation: every reserve plugin's unreserve, in reverse, then the assumption. */
+    private void release(CycleState state, PodInfo info, String node) {
+        List<ReservePlugin> reserves = profile.reserves();
+        for (int i = reserves.size() - 1; i >= 0; i--) {
+            reserves.get(i).unreserve(state, info, node);
+        }
+        cache.forget(info.pod());
+    }
+
+    private void permitted(PermitWaits.Entry e) {
+        binding.execute(() -> bindReserved(e));
+    }
+
+    /** A pod waiting at Permit was rejected or its wait ran out: its room is released and it is tried again later. */
+    private void rejectedWhileWaiting(PermitWaits.Entry e, String reason) {
+        release(e.state(), e.pod(), e.node());
+        if (!leading || cache.current(e.pod().key()) == null) {
+            queue.backoff(e.pod().key()); // not this replica's to report, or nobody left to tell
+            return;
+        }
+        unschedulable(e.pod().key(), e.pod().pod(), reason);
+        attemptSeconds.labels("unschedulable").observe((System.nanoTime() - e.startNanos()) / 1e9);
+    }
+
+    private void bindReserved(PermitWaits.Entry e) {
+        String key = e.pod().key();
+        Pod pod = e.pod().pod();
         if (!leading) {
             // Leadership went while this waited: the new leader decides the pod again.
-            cache.forget(pod);
+            release(e.state(), e.pod(), e.node());
             queue.backoff(key);
             return;
         }
-        Optional<String> failure = binder.bind(pod, node);
-        if (failure.isPresent()) {
-            cache.forget(pod);
-            LOG.warn("pod {}: binding to {} failed: {}", key, node, failure.get());
+        Status s = profile.binds().get(0).bind(e.state(), e.pod(), e.node());
+        if (!s.success()) {
+            release(e.state(), e.pod(), e.node());
+            LOG.warn("pod {}: binding to {} failed: {}", key, e.node(), String.join(", ", s.reasons()));
             queue.backoff(key);
-            attemptSeconds.labels("error").observe((System.nanoTime() - startNanos) / 1e9);
+            attemptSeconds.labels("error").observe((System.nanoTime() - e.startNanos()) / 1e9);
             return;
         }
         bound.incrementAndGet();
         queue.remove(key);
-        events.scheduled(pod, node);
-        LOG.debug("pod {} bound to {}", key, node);
-        attemptSeconds.labels("scheduled").observe((System.nanoTime() - startNanos) / 1e9);
+        events.scheduled(pod, e.node());
+        LOG.debug("pod {} bound to {}", key, e.node());
+        attemptSeconds.labels("scheduled").observe((System.nanoTime() - e.startNanos()) / 1e9);
     }
 
-    /**
-     * A gang is placed whole in one go: every waiting member is decided on the snapshot with the members before it
-     * assumed; only when at least minMember (less those already bound) fit are they bound, else every assumption is
-     * released and each member says why. Strict and NonStrict behave alike here: nothing is bound for a gang that
-     * does not fit, so nothing has to be taken back.
-     */
-    private String attemptGang(Gang gang) {
-        ClusterCache.Members members = cache.members(gang, config.schedulerName);
-        int need = Math.max(0, gang.minMember() - members.placed());
-        if (members.pending().size() < need) {
-            for (Pod p : members.pending()) {
-                events.failed(p, "gang " + gang.id() + ": " + (members.pending().size() + members.placed()) + " of its "
-                        + gang.minMember() + " members exist; waiting for the rest");
-                queue.backoff(Snapshots.key(p));
-            }
-            return "unschedulable";
-        }
-        Instant now = clock.instant();
-        List<Map.Entry<Pod, String>> placed = new java.util.ArrayList<>();
-        String why = null;
-        for (Pod p : members.pending()) {
-            try {
-                PodInfo info = Snapshots.pod(p, now, "Pod " + Snapshots.key(p) + ": ");
-                String selected = SchedulingCycle.select(profile, cache.snapshot(now), info, search);
-                if (selected != null) {
-                    cache.assume(p, selected);
-                    placed.add(Map.entry(p, selected));
-                } else if (why == null) {
-                    why = SchedulingCycle.decide(profile, cache.snapshot(now), info).unavailableSummary();
-                }
-            } catch (InvalidInputException e) {
-                why = e.getMessage();
-            }
-        }
-        if (placed.size() < need) {
-            placed.forEach(e -> cache.forget(e.getKey()));
-            unschedulable.incrementAndGet();
-            String message = "gang " + gang.id() + " cannot be placed whole: " + placed.size() + " of the " + need
-                    + " members it needs fit now; nothing is bound (" + why + ")";
-            LOG.info("{}", message);
-            for (Pod p : members.pending()) {
-                events.failed(p, message);
-                queue.backoff(Snapshots.key(p));
-            }
-            return "unschedulable";
-        }
-        for (Map.Entry<Pod, String> e : placed) {
-            String k = Snapshots.key(e.getKey());
-            Optional<String> failure = binder.bind(e.getKey(), e.getValue());
-            if (failure.isPresent()) {
-                cache.forget(e.getKey());
-                LOG.warn("gang {}: binding {} to {} failed: {}", gang.id(), k, e.getValue(), failure.get());
-                queue.backoff(k);
-            } else {
-                bound.incrementAndGet();
-                queue.remove(k);
-                events.scheduled(e.getKey(), e.getValue());
-            }
-        }
-        LOG.info("gang {}: {} members bound together", gang.id(), placed.size());
-        return "scheduled";
-    }
-
-    /** Attempts, pods bound, unschedulable outcomes, and the queue's length now. */
+    /** Attempts, pods bound, unschedulable outcomes, the queue's length and the pods waiting at Permit now. */
     public Map<String, Long> counts() {
         return Map.of("attempts", attempts.get(), "bound", bound.get(), "unschedulable", unschedulable.get(),
-                "pending", (long) queue.size());
+                "pending", (long) queue.size(), "waiting", (long) waits.size());
     }
 
     @Override
@@ -343,6 +410,7 @@ public final class SchedulerService implements AutoCloseable {
         if (loop != null) {
             loop.interrupt();
         }
+        permitTimer.shutdownNow();
         binding.shutdownNow();
         events.close();
         cache.close();

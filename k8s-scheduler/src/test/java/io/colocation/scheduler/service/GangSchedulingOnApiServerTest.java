@@ -53,9 +53,14 @@ class GangSchedulingOnApiServerTest {
     }
 
     private static void member(KubernetesClient client, String gang, String min, String name) {
+        member(client, Map.of("gang.scheduling.koordinator.sh/name", gang, "gang.scheduling.koordinator.sh/min-available", min),
+                name);
+    }
+
+    private static void member(KubernetesClient client, Map<String, String> gangAnnotations, String name) {
         client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
                 .addToLabels("koordinator.sh/priority-class", "koord-batch")
-                .addToAnnotations(Map.of("gang.scheduling.koordinator.sh/name", gang, "gang.scheduling.koordinator.sh/min-available", min))
+                .addToAnnotations(gangAnnotations)
                 .endMetadata().withNewSpec().withSchedulerName("koord-scheduler").addNewContainer().withName("c").withImage("x")
                 .withNewResources().withRequests(Map.of("kubernetes.io/batch-cpu", new Quantity("2000"))).endResources()
                 .endContainer().endSpec().build()).create();
@@ -80,16 +85,19 @@ class GangSchedulingOnApiServerTest {
         config.leaderElection.enabled = false;
         config.backoffInitialSeconds = 0.2;
         config.backoffMaxSeconds = 1;
-        service = new SchedulerService(config, K8sSchedulerCommand.profile(config), client, "gang-test", Clock.systemUTC());
+        service = new SchedulerService(config, h -> K8sSchedulerCommand.profile(config, h), client, "gang-test", Clock.systemUTC());
         service.start();
 
-        // 3 × 2 cores on 5 cores: two would fit, the gang needs three: nothing is bound.
+        // 3 × 2 cores on 5 cores: two fit and wait at Permit, the third fits nowhere, and the gang (Strict) lets the
+        // two waiting go at once: nothing is bound.
         List<String> spark = List.of("spark-0", "spark-1", "spark-2");
         spark.forEach(p -> member(client, "spark", "3", p));
-        Await.until(Duration.ofSeconds(30), () -> spark.stream().allMatch(p -> !failures(client, p).isEmpty()));
+        Await.until(Duration.ofSeconds(30), () -> spark.stream().flatMap(p -> failures(client, p).stream())
+                .filter(m -> m.startsWith("gang " + NS + "/spark gets rejected: member " + NS + "/spark-")).count() >= 2);
+        assertTrue(spark.stream().flatMap(p -> failures(client, p).stream())
+                .anyMatch(m -> m.contains("is unschedulable: 0/1 nodes are available: 1 Insufficient kubernetes.io/batch-cpu.")),
+                "the waiting members say which member found no room");
         assertTrue(spark.stream().noneMatch(p -> bound(client, p)), "a gang that does not fit binds nothing");
-        assertTrue(failures(client, "spark-2").get(0).startsWith("gang " + NS + "/spark cannot be placed whole: 2 of the 3 members"),
-                failures(client, "spark-2").get(0));
 
         // Room for all three: bound together on a later try.
         batchCpu(client, "8000");
@@ -120,5 +128,24 @@ class GangSchedulingOnApiServerTest {
                     .endContainer().endSpec().build()).create();
         }
         Await.until(Duration.ofSeconds(30), () -> bound(client, "etl-0") && bound(client, "etl-1"));
+
+        // NonStrict with a 2 s waiting time: the two members that fit hold their room (4 cores free: 2 × 2) while the
+        // third cannot be placed, then let it go when their time runs out; a pod that needs that room gets it then.
+        Map<String, String> hold = Map.of("gang.scheduling.koordinator.sh/name", "hold",
+                "gang.scheduling.koordinator.sh/min-available", "3", "gang.scheduling.koordinator.sh/mode", "NonStrict",
+                "gang.scheduling.koordinator.sh/waiting-time", "2s");
+        List<String> holders = List.of("hold-0", "hold-1", "hold-2");
+        holders.forEach(p -> member(client, hold, p));
+        Await.until(Duration.ofSeconds(30), () -> service.counts().get("waiting") == 2);
+        client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName("probe").withNamespace(NS)
+                .addToLabels("koordinator.sh/priority-class", "koord-batch").endMetadata().withNewSpec()
+                .withSchedulerName("koord-scheduler").addNewContainer().withName("c").withImage("x").withNewResources()
+                .withRequests(Map.of("kubernetes.io/batch-cpu", new Quantity("1000"))).endResources().endContainer().endSpec()
+                .build()).create();
+        Await.until(Duration.ofSeconds(30), () -> bound(client, "probe"));
+        assertTrue(holders.stream().flatMap(p -> failures(client, p).stream()).anyMatch(m -> m.equals(
+                "not permitted within its waiting time (Coscheduling: gang " + NS + "/hold: 2 of the 3 members it needs are placed)")),
+                "the holders' wait ran out: " + holders.stream().flatMap(p -> failures(client, p).stream()).toList());
+        assertTrue(holders.stream().noneMatch(p -> bound(client, p)), "a NonStrict gang that does not fit binds nothing either");
     }
 }

@@ -49,7 +49,7 @@ class LeaderElectionOnApiServerTest {
         config.leaderElection.retryPeriodSeconds = 1;
         KubernetesClient own = new KubernetesClientBuilder().withConfig(admin.getConfiguration()).build();
         clients.add(own);
-        SchedulerService s = new SchedulerService(config, K8sSchedulerCommand.profile(config), own, identity, Clock.systemUTC());
+        SchedulerService s = new SchedulerService(config, h -> K8sSchedulerCommand.profile(config, h), own, identity, Clock.systemUTC());
         replicas.add(s);
         s.start();
         return s;

@@ -3,6 +3,7 @@ package io.colocation.scheduler.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.colocation.scheduler.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Clock;
@@ -36,7 +37,7 @@ class PendingQueueTest {
     }
 
     private final ManualClock clock = new ManualClock();
-    private final PendingQueue queue = new PendingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10));
+    private final PendingQueue queue = new PendingQueue(new PrioritySort(), clock, Duration.ofSeconds(1), Duration.ofSeconds(10));
 
     private static Pod pod(String name, Integer priority) {
         return new PodBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata().withNewSpec()

@@ -75,7 +75,7 @@ class SchedulerServiceOnApiServerTest {
         config.leaderElection.leaseNamespace = NS;
         config.backoffInitialSeconds = 0.2;
         config.backoffMaxSeconds = 1;
-        service = new SchedulerService(config, K8sSchedulerCommand.profile(config), client, "test-replica", Clock.systemUTC());
+        service = new SchedulerService(config, h -> K8sSchedulerCommand.profile(config, h), client, "test-replica", Clock.systemUTC());
         service.start();
         Await.until(Duration.ofSeconds(30), service::leading);
 
