@@ -44,8 +44,9 @@ class SchedulerThroughputBenchmark {
     private record Scheduler(String label, String schedulerName, boolean loadAware) {
     }
 
+    /** @param cpuSeconds the scheduler process's CPU time (user + system) over its whole run, start-up included */
     private record Result(int nodes, Scheduler scheduler, double podsPerSecond, double createdPerSecond, double p50Ms,
-            double p99Ms) {
+            double p99Ms, double cpuSeconds) {
     }
 
     @Test
@@ -53,7 +54,7 @@ class SchedulerThroughputBenchmark {
         int[] sizes = Arrays.stream(System.getProperty("bench.nodes", "1000,5000").split(",")).map(String::trim)
                 .mapToInt(Integer::parseInt).toArray();
         int pods = Integer.getInteger("bench.pods", 5000);
-        int warmup = Integer.getInteger("bench.warmup", 200);
+        int warmup = Integer.getInteger("bench.warmup", 1000); // the JVM compiles its hot paths meanwhile: steady state is measured
         int qps = Integer.getInteger("bench.qps", 1000);
         Path launcher = Path.of(System.getProperty("bench.launcher", "../dist/target/colocation/bin/colocation"));
         Path kubeScheduler = KubeApiServer.locateBinaries().resolve("kube-scheduler");
@@ -76,8 +77,9 @@ class SchedulerThroughputBenchmark {
                 for (Scheduler s : schedulers) {
                     Result r = run(work.resolve(nodes + "-" + s.schedulerName() + (s.loadAware() ? "-loadaware" : "")), nodes,
                             pods, warmup, qps, s, launcher, kubeScheduler);
-                    System.out.printf("  round %d  %,d nodes  %-28s %7.1f pods/s  p50 %7.0f ms  p99 %7.0f ms  (created %.0f/s)%n",
-                            round, nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.createdPerSecond());
+                    System.out.printf("  round %d  %,d nodes  %-28s %7.1f pods/s  p50 %7.0f ms  p99 %7.0f ms  (created %.0f/s,"
+                            + " scheduler CPU %.1f s)%n", round, nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(),
+                            r.createdPerSecond(), r.cpuSeconds());
                     runs.add(r);
                 }
             }
@@ -87,18 +89,19 @@ class SchedulerThroughputBenchmark {
             for (Scheduler s : schedulers) {
                 List<Result> mine = runs.stream().filter(r -> r.nodes() == nodes && r.scheduler() == s).toList();
                 results.add(new Result(nodes, s, median(mine, Result::podsPerSecond), median(mine, Result::createdPerSecond),
-                        median(mine, Result::p50Ms), median(mine, Result::p99Ms)));
+                        median(mine, Result::p50Ms), median(mine, Result::p99Ms), median(mine, Result::cpuSeconds)));
             }
         }
         System.out.printf("%nk8s-scheduler vs kube-scheduler: %,d batch pods (after %d warm-up), client QPS = burst = %d,"
                 + " %d writers, %d cores shared by everything; medians of %d interleaved rounds%n", pods, warmup, qps,
                 WRITERS, Runtime.getRuntime().availableProcessors(), rounds);
-        System.out.printf("%-7s %-28s %9s %9s %9s %7s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms", "ratio");
+        System.out.printf("%-7s %-28s %9s %9s %9s %7s %9s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms", "ratio",
+                "CPU s");
         for (Result r : results) {
             double reference = results.stream().filter(o -> o.nodes() == r.nodes() && o.scheduler() == all.get(0))
                     .mapToDouble(Result::podsPerSecond).findFirst().orElse(Double.NaN);
-            System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f%n", r.nodes(), r.scheduler().label(), r.podsPerSecond(),
-                    r.p50Ms(), r.p99Ms(), r.podsPerSecond() / reference);
+            System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f %9.1f%n", r.nodes(), r.scheduler().label(),
+                    r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.podsPerSecond() / reference, r.cpuSeconds());
         }
         assertEquals(rounds * sizes.length * schedulers.size(), runs.size());
     }
@@ -126,7 +129,7 @@ class SchedulerThroughputBenchmark {
                     double[] latencies = measured.latenciesMs();
                     Arrays.sort(latencies);
                     return new Result(nodes, scheduler, pods / measured.seconds(), pods / measured.createSeconds(),
-                            percentile(latencies, 0.50), percentile(latencies, 0.99));
+                            percentile(latencies, 0.50), percentile(latencies, 0.99), cpuSeconds(process));
                 } finally {
                     bindings.close();
                 }
@@ -291,6 +294,13 @@ class SchedulerThroughputBenchmark {
                 .withNewSpec().withSchedulerName(schedulerName).addNewContainer().withName("task").withImage("spark")
                 .withNewResources().withRequests(requests).withLimits(requests).endResources().endContainer().endSpec()
                 .build();
+    }
+
+    /** utime + stime of the process from /proc/PID/stat, in seconds (clock ticks of 1/100 s). */
+    private static double cpuSeconds(Process process) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
     private static double percentile(double[] sorted, double q) {
