@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs every prerequisite of the test suite (etcd and a kube-apiserver built from Debian's source
 # package, cached in ~/.cache/colocation; chromium for the console's browser test) and runs all tests with Maven. Safe to re-run: the second run
-# skips the build. Without arguments it then runs the Hadoop-side suites against Hadoop 3.3.6
-# (dev/test-hadoop-3.3.sh) and the sandbox scenario on the built distribution (dev/test-sandbox.sh);
+# skips the build. Without arguments it then runs the Hadoop-side suites against Hadoop 3.3.6 and 3.5.0
+# (dev/test-hadoop-3.3.sh, dev/test-hadoop-3.5.sh) and the sandbox scenario on the built distribution (dev/test-sandbox.sh);
 # extra arguments go to Maven only (for example -pl test-support).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +19,5 @@ if [ "$#" -gt 0 ]; then
 fi
 mvn -B verify
 dev/test-hadoop-3.3.sh
+dev/test-hadoop-3.5.sh
 exec dev/test-sandbox.sh
