@@ -59,7 +59,7 @@ public final class SandboxCommand {
         }
         Sandbox sandbox = new Sandbox(options, home, narrator, work);
         Thread hook = new Thread(() -> {
-            narrator.say("stopping every part");
+            narrator.stopping();
             sandbox.close();
         }, "sandbox-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -80,7 +80,7 @@ public final class SandboxCommand {
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
-                narrator.say("stopping every part");
+                narrator.stopping();
                 sandbox.close();
             } catch (IllegalStateException shuttingDown) {
                 // the hook is already stopping everything

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -39,9 +40,10 @@ class SchedulerServiceOnApiServerTest {
             service.close();
         }
         client.namespaces().withName(NS).delete();
-        for (String n : List.of("sched-small", "sched-big")) {
+        for (String n : List.of("sched-small", "sched-big", "sched-hot", "sched-stale")) {
             client.nodes().withName(n).delete();
         }
+        ColocationObjects.cleanUp(client, "scheduler-test", NS);
     }
 
     /** A Ready node with batch allocatable; the not-ready taint the API server adds at creation is taken off. */
@@ -111,6 +113,20 @@ class SchedulerServiceOnApiServerTest {
         }
         assertEquals("test-replica", client.leases().inNamespace(NS).withName(config.leaderElection.leaseName).get()
                 .getSpec().getHolderIdentity());
+
+        // LoadAwareScheduling on NodeMetrics from the API server: a node at 90 % cpu is too hot (65 %), a node whose
+        // NodeMetric is 10 minutes old is left out (expired after 180 s), until its koordlet reports again.
+        node(client, "sched-hot", "16000");
+        node(client, "sched-stale", "16000");
+        ColocationObjects.nodeMetric(client, "sched-hot", "scheduler-test", 7200, 1L << 30, Instant.now());
+        ColocationObjects.nodeMetric(client, "sched-stale", "scheduler-test", 0, 1L << 30, Instant.now().minusSeconds(600));
+        batchPod(client, "big-exec", "5000", "koord-scheduler"); // estimated at 85 %: 53 % of an idle node's 8 cores
+        Await.until(Duration.ofSeconds(30), () -> failedScheduling(client, "big-exec").stream().anyMatch(e -> e.getMessage()
+                .equals("0/4 nodes are available: 2 Insufficient kubernetes.io/batch-cpu, 1 node(s) cpu usage exceed threshold,"
+                        + " 1 node(s) nodeMetric expired.")));
+        assertNull(nodeOf(client, "big-exec"));
+        ColocationObjects.nodeMetric(client, "sched-stale", "scheduler-test", 0, 1L << 30, Instant.now());
+        Await.until(Duration.ofSeconds(30), () -> "sched-stale".equals(nodeOf(client, "big-exec")));
     }
 
     private static List<Event> failedScheduling(KubernetesClient client, String pod) {

@@ -9,6 +9,7 @@ public final class Narrator {
     private final long startNanos = System.nanoTime();
     private final boolean console = System.console() != null;
     private boolean progressShown;
+    private boolean stopping;
 
     public Narrator(PrintStream out) {
         this.out = out;
@@ -22,6 +23,9 @@ public final class Narrator {
 
     /** On a terminal the progress line is rewritten in place; in a log it is printed every call (call it rarely). */
     public synchronized void progress(String line) {
+        if (stopping) {
+            return; // the scenario may still be between two steps while everything stops: no progress after the end
+        }
         if (console) {
             out.print("\r\033[K  … " + line);
             progressShown = true;
@@ -29,6 +33,12 @@ public final class Narrator {
             out.printf("[%s]   … %s%n", stamp(), line);
         }
         out.flush();
+    }
+
+    /** Says that everything stops; no progress line follows. */
+    public synchronized void stopping() {
+        stopping = true;
+        say("stopping every part");
     }
 
     public synchronized void plain(String text) {
