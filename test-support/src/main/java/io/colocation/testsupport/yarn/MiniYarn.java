@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
@@ -61,8 +62,44 @@ public final class MiniYarn implements Closeable {
         return new YarnConfiguration(cluster.getConfig());
     }
 
+    /** The active ResourceManager (the only one without HA). */
     public ResourceManager resourceManager() {
-        return cluster.getResourceManager(cluster.getActiveRMIndex());
+        return cluster.getResourceManager(activeResourceManager());
+    }
+
+    /** The index of the active ResourceManager; waits up to the ZooKeeper timeout for one to be active. */
+    public int activeResourceManager() {
+        int index = cluster.getActiveRMIndex();
+        if (index < 0) {
+            throw new IllegalStateException("no ResourceManager of " + cluster.getName() + " is active");
+        }
+        return index;
+    }
+
+    /**
+     * Stops the active ResourceManager of an HA cluster and waits until another one is active (elected
+     * through ZooKeeper as in production); returns the new active index. The stopped one stays down until
+     * {@link MiniYARNCluster#restartResourceManager(int)}.
+     */
+    public int failOver(Duration timeout) throws InterruptedException {
+        int old = activeResourceManager();
+        if (cluster.getNumOfResourceManager() < 2) {
+            throw new IllegalStateException("failOver needs a cluster with highAvailability()");
+        }
+        cluster.stopResourceManager(old);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < cluster.getNumOfResourceManager(); i++) {
+                ResourceManager rm = cluster.getResourceManager(i);
+                if (i != old && rm != null && rm.getRMContext().getHAServiceState() == HAServiceState.ACTIVE) {
+                    LOG.info("ResourceManager {} is active after rm{} stopped", i, old);
+                    return i;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new IllegalStateException("no ResourceManager became active within " + timeout.toSeconds()
+                + " s after rm" + old + " stopped");
     }
 
     /** A started client; the caller closes it. */
@@ -119,6 +156,10 @@ public final class MiniYarn implements Closeable {
         private final Map<String, String> auxServices = new LinkedHashMap<>();
         private final Map<String, String> properties = new LinkedHashMap<>();
         private Duration nodeManagerTimeout = Duration.ofSeconds(60);
+        private int resourceManagers = 1;
+        private static final List<String> RM_ADDRESS_KEYS = List.of(YarnConfiguration.RM_ADDRESS,
+                YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+                YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS);
 
         private Builder(String name) {
             this.name = name;
@@ -177,10 +218,34 @@ public final class MiniYarn implements Closeable {
             set(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, "true");
             set(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, "true");
             set(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "200");
-            for (String key : List.of(YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
-                    YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
-                    YarnConfiguration.RM_WEBAPP_ADDRESS)) {
+            for (String key : RM_ADDRESS_KEYS) {
                 set(key, "localhost:" + Ports.freeLoopbackPort());
+            }
+            return this;
+        }
+
+        /**
+         * Two ResourceManagers with automatic failover through ZooKeeper at {@code zkConnect} (the embedded
+         * elector, as {@code yarn.resourcemanager.ha.automatic-failover.enabled} does in production), each on
+         * fixed ports so a restarted one comes back where clients look for it; NodeManagers and clients find
+         * the active one through Hadoop's failover proxies and retry quickly.
+         */
+        public Builder highAvailability(String zkConnect) {
+            resourceManagers = 2;
+            set(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, "true");
+            set(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, "true");
+            set(YarnConfiguration.RM_HA_ENABLED, "true");
+            set(YarnConfiguration.RM_HA_IDS, "rm0,rm1");
+            set(YarnConfiguration.RM_CLUSTER_ID, name);
+            set("hadoop.zk.address", zkConnect);
+            set("hadoop.zk.timeout-ms", "5000");
+            set(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "200");
+            set(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_BASE_MS, "100");
+            set(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_MAX_MS, "500");
+            for (String rmId : List.of("rm0", "rm1")) {
+                for (String key : RM_ADDRESS_KEYS) {
+                    set(key + "." + rmId, "localhost:" + Ports.freeLoopbackPort());
+                }
             }
             return this;
         }
@@ -220,16 +285,26 @@ public final class MiniYarn implements Closeable {
             }
             properties.forEach(conf::set);
 
-            MiniYARNCluster cluster = new MiniYARNCluster(name, nodeManagers, 1, 1);
+            MiniYARNCluster cluster = new MiniYARNCluster(name, resourceManagers, nodeManagers, 1, 1);
             List<Path> written = new ArrayList<>();
+            Path dir = configDir != null ? configDir : firstClasspathDir();
             try {
+                if (resourceManagers > 1) {
+                    // An RM turning active re-reads its scheduler's configuration from yarn-site.xml and
+                    // capacity-scheduler.xml on the classpath (refreshAll), as a real RM does from its conf
+                    // directory; properties only set in memory (monitor policies, queues) would be lost.
+                    written.add(writeCapacitySchedulerXml(conf, dir));
+                    writeConfig(conf, dir);
+                }
                 cluster.init(conf);
                 cluster.start();
                 if (!cluster.waitForNodeManagersToConnect(nodeManagerTimeout.toMillis())) {
                     throw new IllegalStateException(nodeManagers + " NodeManagers did not register within "
                             + nodeManagerTimeout.toSeconds() + " s");
                 }
-                written.add(writeConfig(cluster.getConfig(), configDir != null ? configDir : firstClasspathDir()));
+                Configuration running = new Configuration(cluster.getConfig());
+                running.unset(YarnConfiguration.RM_HA_ID); // each RM of a pair has its own
+                written.add(writeConfig(running, dir));
             } catch (Exception e) {
                 cluster.stop();
                 if (e instanceof RuntimeException re) {
@@ -237,9 +312,29 @@ public final class MiniYarn implements Closeable {
                 }
                 throw new IllegalStateException("MiniYARNCluster " + name + " failed to start: " + e, e);
             }
-            LOG.info("MiniYARNCluster {} up: {} NodeManagers of {} MB / {} vcores, RM at {}", name, nodeManagers,
-                    nodeMemoryMb, nodeVcores, cluster.getConfig().get(YarnConfiguration.RM_ADDRESS));
+            LOG.info("MiniYARNCluster {} up: {} NodeManagers of {} MB / {} vcores, {} ResourceManager(s), active at {}",
+                    name, nodeManagers, nodeMemoryMb, nodeVcores, resourceManagers,
+                    cluster.getConfig().get(YarnConfiguration.RM_ADDRESS));
             return new MiniYarn(cluster, written);
+        }
+
+        private static Path writeCapacitySchedulerXml(Configuration conf, Path dir) {
+            Configuration scheduler = new Configuration(false);
+            for (Map.Entry<String, String> e : conf) {
+                if (e.getKey().startsWith("yarn.scheduler.capacity.")) {
+                    scheduler.set(e.getKey(), e.getValue());
+                }
+            }
+            try {
+                Files.createDirectories(dir);
+                Path file = dir.resolve("capacity-scheduler.xml");
+                try (OutputStream out = Files.newOutputStream(file)) {
+                    scheduler.writeXml(out);
+                }
+                return file;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write capacity-scheduler.xml to " + dir, e);
+            }
         }
 
         private static Path writeConfig(Configuration conf, Path dir) {

@@ -102,13 +102,19 @@ final class ContainerRegistry {
                     }
                     continue;
                 }
-                if (c.pid == null) {
+                // Also for containers recovered with their pid: the exit code appears next to the pid file.
+                if (!pidFiles.containsKey(c.containerId)) {
                     Path pidFile = files.pidFile(c.applicationId, c.containerId).orElse(null);
                     if (pidFile != null) {
                         pidFiles.put(c.containerId, pidFile);
                         if (exitCodes != null) {
                             exitCodes.watch(c.containerId, pidFile);
                         }
+                    }
+                }
+                if (c.pid == null) {
+                    Path pidFile = pidFiles.get(c.containerId);
+                    if (pidFile != null) {
                         c.pid = ContainerFiles.readInt(pidFile).orElse(null);
                         changed |= c.pid != null;
                     }

@@ -24,7 +24,8 @@ public class PluginYarnSideTest extends YarnSideContractTest {
 
     @Override
     protected MiniYarn startYarn(TestZooKeeper zk) {
-        return withPlugin(MiniYarn.builder("plugin-side").nodeManagers(2).nodeSize(4096, 4).restartableResourceManager(), zk, ROOT,
+        return withPlugin(MiniYarn.builder("plugin-side").nodeManagers(2).nodeSize(4096, 4).mapReduce(false)
+                .highAvailability(zk.connectString()), zk, ROOT,
                 CLUSTER).start();
     }
 

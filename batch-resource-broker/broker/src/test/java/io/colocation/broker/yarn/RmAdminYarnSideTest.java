@@ -19,7 +19,8 @@ class RmAdminYarnSideTest extends YarnSideContractTest {
 
     @Override
     protected MiniYarn startYarn(TestZooKeeper zk) {
-        return MiniYarn.builder("rm-admin-side").nodeManagers(2).nodeSize(4096, 4).restartableResourceManager()
+        return MiniYarn.builder("rm-admin-side").nodeManagers(2).nodeSize(4096, 4).mapReduce(false)
+                .highAvailability(zk.connectString())
                 .set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
                 .start();
     }

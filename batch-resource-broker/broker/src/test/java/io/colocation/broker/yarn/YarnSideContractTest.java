@@ -1,6 +1,7 @@
 package io.colocation.broker.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The contract every {@link YarnSide} keeps, run against a real MiniYARNCluster and a real ZooKeeper:
  * it lists the NodeManagers and their allocation, applies a published grant as the node's capacity in
- * the ResourceManager and says so, keeps it across an RM restart, and refuses to publish without the lead.
+ * the ResourceManager and says so, keeps it when the active RM restarts and through failovers of an RM HA
+ * pair (ZooKeeper-elected, as in production), reaches whichever RM is active, and refuses to publish
+ * without the lead.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -92,7 +95,7 @@ abstract class YarnSideContractTest {
 
     @Test
     @Order(2)
-    void appliesAPublishedGrantAndKeepsItAcrossAnRmRestart() throws Exception {
+    void appliesAPublishedGrantAndKeepsItThroughRmFailovers() throws Exception {
         String node = List.copyOf(nodeIds()).get(0);
         YarnGrant grant = side.publish(node, 2, 1536);
         assertEquals(leadership.fence().orElseThrow().epoch(), grant.epoch());
@@ -100,11 +103,25 @@ abstract class YarnSideContractTest {
                 && side.applied(node).map(u -> u.equals(new YarnSide.Usage(2, 1536))).orElse(false));
         assertEquals(2, side.grant(node).orElseThrow().vcores());
 
-        // An RM restart reverts every node to its NodeManager's own totals; the grant comes back.
-        yarn.cluster().restartResourceManager(0);
+        // The active RM restarts: the standby takes over with every node at its NodeManager's own totals,
+        // and the grant comes back.
+        int first = yarn.activeResourceManager();
+        yarn.cluster().restartResourceManager(first);
+        assertNotEquals(first, yarn.activeResourceManager(), "the standby took over while the active restarted");
         Await.until(Duration.ofSeconds(60), () -> Resource.newInstance(1536, 2).equals(capacityOrNull(node)));
         Await.until(Duration.ofSeconds(20), () -> side.reachable(node)
                 && side.applied(node).map(u -> u.equals(new YarnSide.Usage(2, 1536))).orElse(false));
+
+        // A new grant reaches the RM that is active now (Hadoop's proxies followed the failover) ...
+        side.publish(node, 3, 2048);
+        Await.until(Duration.ofSeconds(20), () -> Resource.newInstance(2048, 3).equals(capacityOrNull(node))
+                && side.applied(node).map(u -> u.equals(new YarnSide.Usage(3, 2048))).orElse(false));
+
+        // ... and survives a failover back to the restarted RM.
+        assertEquals(first, yarn.failOver(Duration.ofSeconds(30)));
+        Await.until(Duration.ofSeconds(60), () -> Resource.newInstance(2048, 3).equals(capacityOrNull(node)));
+        Await.until(Duration.ofSeconds(20), () -> side.reachable(node)
+                && side.applied(node).map(u -> u.equals(new YarnSide.Usage(3, 2048))).orElse(false));
     }
 
     private Resource capacityOrNull(String node) {
@@ -129,6 +146,6 @@ abstract class YarnSideContractTest {
             follower.close();
             other.close();
         }
-        assertEquals(Resource.newInstance(1536, 2), capacity(node), "a refused grant changes nothing");
+        assertEquals(Resource.newInstance(2048, 3), capacity(node), "a refused grant changes nothing");
     }
 }
