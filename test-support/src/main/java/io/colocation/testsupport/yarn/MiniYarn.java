@@ -136,7 +136,11 @@ public final class MiniYarn implements Closeable {
     @Override
     public void close() {
         cluster.stop();
-        for (Path p : writtenConfigs) {
+        deleteAll(writtenConfigs);
+    }
+
+    private static void deleteAll(List<Path> files) {
+        for (Path p : files) {
             try {
                 Files.deleteIfExists(p);
             } catch (IOException e) {
@@ -238,6 +242,8 @@ public final class MiniYarn implements Closeable {
             set(YarnConfiguration.RM_HA_IDS, "rm0,rm1");
             set(YarnConfiguration.RM_CLUSTER_ID, name);
             set("hadoop.zk.address", zkConnect);
+            // Hadoop 3.5's elector reads the older name of the same setting.
+            set("yarn.resourcemanager.zk-address", zkConnect);
             set("hadoop.zk.timeout-ms", "5000");
             set(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "200");
             set(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_BASE_MS, "100");
@@ -294,7 +300,7 @@ public final class MiniYarn implements Closeable {
                     // capacity-scheduler.xml on the classpath (refreshAll), as a real RM does from its conf
                     // directory; properties only set in memory (monitor policies, queues) would be lost.
                     written.add(writeCapacitySchedulerXml(conf, dir));
-                    writeConfig(conf, dir);
+                    written.add(writeConfig(conf, dir));
                 }
                 cluster.init(conf);
                 cluster.start();
@@ -307,6 +313,8 @@ public final class MiniYarn implements Closeable {
                 written.add(writeConfig(running, dir));
             } catch (Exception e) {
                 cluster.stop();
+                // Files left on the classpath would configure every later cluster of this JVM.
+                deleteAll(written);
                 if (e instanceof RuntimeException re) {
                     throw re;
                 }

@@ -123,9 +123,9 @@ public final class RmAdminYarnSide implements YarnSide {
         } catch (Exception e) {
             if (lastError == null) {
                 LOG.warn("YARN cluster {}: cannot read node reports from the ResourceManager ({}); its grants are frozen"
-                        + " until it answers", clusterId, e.toString());
+                        + " until it answers", clusterId, reason(e));
             }
-            lastError = e.toString();
+            lastError = reason(e);
             return;
         }
         if (leadership.fence().isEmpty()) {
@@ -163,8 +163,21 @@ public final class RmAdminYarnSide implements YarnSide {
                     ResourceOption.newInstance(Resource.newInstance(memoryMB, vcores), NO_OVERCOMMIT_TIMEOUT)))));
         } catch (Exception e) {
             throw new IOException("YARN cluster " + clusterId + ": updateNodeResource " + nodeId + " to " + vcores
-                    + " vcores / " + memoryMB + " MiB failed: " + e.getMessage(), e);
+                    + " vcores / " + memoryMB + " MiB failed: " + reason(e), e);
         }
+    }
+
+    /**
+     * What the RM said: {@code doAs} wraps its checked exceptions (an ACL refusal is a YarnException) in an
+     * exception without a message, so the first message down the cause chain is the one to show.
+     */
+    static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t.getMessage().lines().findFirst().orElse(t.getMessage());
+            }
+        }
+        return e.toString();
     }
 
     @Override
