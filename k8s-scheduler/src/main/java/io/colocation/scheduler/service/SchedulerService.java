@@ -62,6 +62,10 @@ public final class SchedulerService implements AutoCloseable {
     private final EventRecorder events;
     private final PermitWaits waits;
     private final ScheduledExecutorService permitTimer;
+    /** PodGroup statuses, written by the leader on a thread of their own (a slow API server never delays Permit). */
+    private final ScheduledExecutorService podGroupSync;
+    private final PodGroupStatusController podGroups;
+    static final long POD_GROUP_SYNC_MILLIS = 1_000;
     /** Where the next search of a large cluster starts; only the scheduling loop uses it. */
     private final NodeSearch search = new NodeSearch();
     /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
@@ -137,6 +141,12 @@ public final class SchedulerService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.podGroupSync = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "k8s-scheduler-podgroup-status");
+            t.setDaemon(true);
+            return t;
+        });
+        this.podGroups = new PodGroupStatusController(client, cache::pods, clock);
         this.events = new EventRecorder(client, config.schedulerName, new WriteRate(config.clientQps, config.clientBurst), clock);
         this.binding = Executors.newFixedThreadPool(BINDERS, r -> {
             Thread t = new Thread(r, "k8s-scheduler-bind");
@@ -177,6 +187,15 @@ public final class SchedulerService implements AutoCloseable {
                 LOG.error("Permit waits: unexpected failure while expiring them", e);
             }
         }, 100, 100, TimeUnit.MILLISECONDS);
+        podGroupSync.scheduleWithFixedDelay(() -> {
+            try {
+                if (leading) {
+                    podGroups.sync();
+                }
+            } catch (RuntimeException e) {
+                LOG.error("PodGroup status: unexpected failure in a pass", e);
+            }
+        }, POD_GROUP_SYNC_MILLIS, POD_GROUP_SYNC_MILLIS, TimeUnit.MILLISECONDS);
         state = State.STARTED;
         if (config.leaderElection.enabled) {
             elect();
@@ -411,6 +430,7 @@ public final class SchedulerService implements AutoCloseable {
             loop.interrupt();
         }
         permitTimer.shutdownNow();
+        podGroupSync.shutdownNow();
         binding.shutdownNow();
         events.close();
         cache.close();

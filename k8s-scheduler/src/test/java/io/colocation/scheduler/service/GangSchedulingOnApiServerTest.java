@@ -7,6 +7,7 @@ import io.colocation.scheduler.cli.K8sSchedulerCommand;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -128,6 +129,10 @@ class GangSchedulingOnApiServerTest {
                     .endContainer().endSpec().build()).create();
         }
         Await.until(Duration.ofSeconds(30), () -> bound(client, "etl-0") && bound(client, "etl-1"));
+        // The leader keeps the PodGroup's status: both members bound (no kubelet runs them here).
+        Await.until(Duration.ofSeconds(15), () -> "Scheduled".equals(podGroupStatus(client, "etl").get("phase")));
+        assertEquals(2, podGroupStatus(client, "etl").get("scheduled"));
+        assertTrue(podGroupStatus(client, "etl").get("scheduleStartTime") instanceof String, "set when scheduling began");
 
         // NonStrict with a 2 s waiting time: the two members that fit hold their room (4 cores free: 2 × 2) while the
         // third cannot be placed, then let it go when their time runs out; a pod that needs that room gets it then.
@@ -147,5 +152,14 @@ class GangSchedulingOnApiServerTest {
                 "not permitted within its waiting time (Coscheduling: gang " + NS + "/hold: 2 of the 3 members it needs are placed)")),
                 "the holders' wait ran out: " + holders.stream().flatMap(p -> failures(client, p).stream()).toList());
         assertTrue(holders.stream().noneMatch(p -> bound(client, p)), "a NonStrict gang that does not fit binds nothing either");
+    }
+
+    private static Map<String, Object> podGroupStatus(KubernetesClient client, String name) {
+        GenericKubernetesResource pg = client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "PodGroup")
+                .inNamespace(NS).withName(name).get();
+        Object status = pg == null ? null : pg.getAdditionalProperties().get("status");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map = status instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        return map;
     }
 }
