@@ -152,6 +152,21 @@ class GangSchedulingOnApiServerTest {
                 "not permitted within its waiting time (Coscheduling: gang " + NS + "/hold: 2 of the 3 members it needs are placed)")),
                 "the holders' wait ran out: " + holders.stream().flatMap(p -> failures(client, p).stream()).toList());
         assertTrue(holders.stream().noneMatch(p -> bound(client, p)), "a NonStrict gang that does not fit binds nothing either");
+
+        // A gang group (gang.scheduling.koordinator.sh/groups): the driver's gang waits for the executors' gang.
+        batchCpu(client, "64000");
+        String group = "[\"" + NS + "/driver\",\"" + NS + "/executors\"]";
+        member(client, Map.of("gang.scheduling.koordinator.sh/name", "driver", "gang.scheduling.koordinator.sh/min-available",
+                "1", "gang.scheduling.koordinator.sh/groups", group), "driver-0");
+        Await.until(Duration.ofSeconds(30), () -> !failures(client, "driver-0").isEmpty());
+        assertEquals("gang group " + NS + "/driver," + NS + "/executors: gang " + NS + "/executors has no members yet",
+                failures(client, "driver-0").get(0));
+        for (String p : List.of("executor-0", "executor-1")) {
+            member(client, Map.of("gang.scheduling.koordinator.sh/name", "executors",
+                    "gang.scheduling.koordinator.sh/min-available", "2", "gang.scheduling.koordinator.sh/groups", group), p);
+        }
+        Await.until(Duration.ofSeconds(30), () -> List.of("driver-0", "executor-0", "executor-1").stream()
+                .allMatch(p -> bound(client, p)));
     }
 
     private static Map<String, Object> podGroupStatus(KubernetesClient client, String name) {

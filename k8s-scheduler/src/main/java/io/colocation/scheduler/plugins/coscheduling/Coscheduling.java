@@ -12,6 +12,7 @@ import io.colocation.scheduler.framework.Status;
 import io.colocation.scheduler.framework.WaitingPods;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -23,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * binding together, or until its waiting time runs out and its room is released. PreFilter holds members back while
  * fewer than minMember exist; when a member finds no node (PostFilter) or is unreserved, a Strict gang releases every
  * waiting member at once, a NonStrict gang lets them wait out their time. Nothing of a gang is bound before the gang
- * is satisfied.
+ * is satisfied. Gangs named together in {@code gang.scheduling.koordinator.sh/groups} form a group: each must exist
+ * with minMember members and pass its own match policy before any of them binds, and a Strict member's failure
+ * releases the waiting members of every gang of the group.
  */
 public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, ReservePlugin, PermitPlugin {
     public static final String NAME = "Coscheduling";
@@ -31,7 +34,7 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
 
     private final CoschedulingArgs args;
     private final Handle handle;
-    /** Gangs whose waiting members are being let go now: their own unreserve does not start another round. */
+    /** Gang groups whose waiting members are being let go now: their own unreserve does not start another round. */
     private final Set<String> releasing = ConcurrentHashMap.newKeySet();
 
     public Coscheduling(CoschedulingArgs args, Handle handle) {
@@ -107,12 +110,59 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
         if (gang.isEmpty()) {
             return Status.SUCCESS;
         }
-        Members m = members(gang.get());
-        if (!onceSatisfied(gang.get(), m) && m.all() < gang.get().minMember()) {
-            return Status.unschedulable("gang " + gang.get().id() + ": " + m.all() + " of its " + gang.get().minMember()
-                    + " members exist; waiting for the rest");
+        Members own = members(gang.get());
+        if (onceSatisfied(gang.get(), own)) {
+            return Status.SUCCESS;
+        }
+        Group group = group(gang.get());
+        if (!group.missing().isEmpty()) {
+            return Status.unschedulable("gang group " + gang.get().groupId() + ": gang " + group.missing().get(0)
+                    + " has no members yet");
+        }
+        for (Gang g : group.gangs()) {
+            Members m = g == gang.get() ? own : members(g);
+            if (m.all() < g.minMember()) {
+                return Status.unschedulable("gang " + g.id() + ": " + m.all() + " of its " + g.minMember()
+                        + " members exist; waiting for the rest");
+            }
         }
         return Status.SUCCESS;
+    }
+
+    /** The gangs placed together with {@code own} (it first), and the IDs of those with no member to read yet. */
+    private record Group(List<Gang> gangs, List<String> missing) {
+    }
+
+    private Group group(Gang own) {
+        List<Gang> gangs = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        gangs.add(own);
+        for (String id : own.group()) {
+            if (id.equals(own.id())) {
+                continue;
+            }
+            Optional<Gang> other = find(id);
+            if (other.isPresent()) {
+                gangs.add(other.get());
+            } else {
+                missing.add(id);
+            }
+        }
+        return new Group(gangs, missing);
+    }
+
+    /** A gang of the group, read from any of its live member pods (as Koordinator reads it from the first seen). */
+    private Optional<Gang> find(String id) {
+        for (Pod p : handle.pods()) {
+            if (id.equals(Gang.idOf(p)) && !Snapshots.terminated(p)) {
+                try {
+                    return Gang.of(p, handle::podGroup);
+                } catch (Gang.Unusable e) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
@@ -134,17 +184,19 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
     private void release(CycleState state, PodInfo pod, String why) {
         Optional<Gang> gang = lookup(state, pod).gang();
         if (gang.isEmpty() || !gang.get().strict() || onceSatisfied(gang.get(), members(gang.get()))
-                || !releasing.add(gang.get().id())) {
+                || !releasing.add(gang.get().groupId())) {
             return;
         }
         try {
-            for (WaitingPods.Waiting w : waitingMembers(gang.get())) {
-                if (!w.pod().key().equals(pod.key())) {
-                    handle.waitingPods().reject(w.pod().key(), "gang " + gang.get().id() + " gets rejected: " + why);
+            for (Gang g : group(gang.get()).gangs()) {
+                for (WaitingPods.Waiting w : waitingMembers(g)) {
+                    if (!w.pod().key().equals(pod.key())) {
+                        handle.waitingPods().reject(w.pod().key(), "gang " + g.id() + " gets rejected: " + why);
+                    }
                 }
             }
         } finally {
-            releasing.remove(gang.get().id());
+            releasing.remove(gang.get().groupId());
         }
     }
 
@@ -158,20 +210,31 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
         if (gang.isEmpty()) {
             return Permit.ALLOW;
         }
-        Gang g = gang.get();
-        List<WaitingPods.Waiting> others = waitingMembers(g).stream().filter(w -> !w.pod().key().equals(pod.key())).toList();
-        int waiting = others.size() + 1;
-        Members m = members(g);
-        int boundOthers = m.bound() - (handle.assumed(pod.key()) ? 1 : 0); // this pod is assumed, not bound
-        boolean satisfied = switch (policy(g)) {
-            case Gang.ONLY_WAITING -> waiting >= g.minMember();
-            case Gang.WAITING_AND_RUNNING -> waiting + boundOthers >= g.minMember();
-            default -> waiting >= g.minMember() || boundOthers > 0;
-        };
-        if (!satisfied) {
-            Duration timeout = g.waitingTime() != null ? g.waitingTime() : args.defaultTimeout();
-            return Permit.waitFor(timeout, "gang " + g.id() + ": " + waiting + " of the " + g.minMember()
-                    + " members it needs are placed");
+        Gang own = gang.get();
+        Duration timeout = own.waitingTime() != null ? own.waitingTime() : args.defaultTimeout();
+        Group group = group(own);
+        if (!group.missing().isEmpty()) {
+            return Permit.waitFor(timeout, "gang group " + own.groupId() + ": gang " + group.missing().get(0)
+                    + " has no members yet");
+        }
+        // Every gang of the group must pass its own match policy; then all of them go on together.
+        List<WaitingPods.Waiting> others = new ArrayList<>();
+        for (Gang g : group.gangs()) {
+            List<WaitingPods.Waiting> waitingOthers = waitingMembers(g).stream()
+                    .filter(w -> !w.pod().key().equals(pod.key())).toList();
+            boolean self = g == own;
+            int waiting = waitingOthers.size() + (self ? 1 : 0);
+            int boundOthers = members(g).bound() - (self && handle.assumed(pod.key()) ? 1 : 0); // this pod is assumed
+            boolean satisfied = switch (policy(g)) {
+                case Gang.ONLY_WAITING -> waiting >= g.minMember();
+                case Gang.WAITING_AND_RUNNING -> waiting + boundOthers >= g.minMember();
+                default -> waiting >= g.minMember() || boundOthers > 0;
+            };
+            if (!satisfied) {
+                return Permit.waitFor(timeout, "gang " + g.id() + ": " + waiting + " of the " + g.minMember()
+                        + " members it needs are placed");
+            }
+            others.addAll(waitingOthers);
         }
         others.forEach(w -> handle.waitingPods().allow(w.pod().key()));
         return Permit.ALLOW;

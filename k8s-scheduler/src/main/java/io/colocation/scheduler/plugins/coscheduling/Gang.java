@@ -1,11 +1,17 @@
 package io.colocation.scheduler.plugins.coscheduling;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.GoDuration;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Optional;
 import java.util.function.BiFunction;
 
@@ -13,15 +19,17 @@ import java.util.function.BiFunction;
  * A pod's gang (KOORDINATOR-COMPAT.md §10.1): by the label {@code pod-group.scheduling.sigs.k8s.io} naming a PodGroup
  * ({@code scheduling.sigs.k8s.io/v1alpha1}: {@code spec.minMember}, {@code spec.scheduleTimeoutSeconds}, the gang keys
  * in its annotations), else by the pod's annotations {@code gang.scheduling.koordinator.sh/name},
- * {@code .../min-available}, {@code .../waiting-time}, {@code .../mode}, {@code .../match-policy}.
+ * {@code .../min-available}, {@code .../waiting-time}, {@code .../mode}, {@code .../match-policy}, {@code .../groups}.
  *
  * @param id          {@code <namespace>/<name>}
  * @param minMember   how many members must be placed together
  * @param waitingTime how long a reserved member waits at Permit for the others; null: the plugin's default
  * @param strict      Strict (default): one member failing releases every waiting member; NonStrict: they wait on
  * @param matchPolicy {@code once-satisfied}, {@code only-waiting} or {@code waiting-and-running}; null: the default
+ * @param group       the gang IDs placed together with this one ({@code groups}: a JSON array; absent or unreadable:
+ *                    this gang alone); always holds this gang's own ID
  */
-record Gang(String id, int minMember, Duration waitingTime, boolean strict, String matchPolicy) {
+record Gang(String id, int minMember, Duration waitingTime, boolean strict, String matchPolicy, List<String> group) {
     static final String LABEL_POD_GROUP = "pod-group.scheduling.sigs.k8s.io";
     static final String PREFIX = "gang.scheduling.koordinator.sh/";
     static final String ANNOTATION_NAME = PREFIX + "name";
@@ -29,7 +37,9 @@ record Gang(String id, int minMember, Duration waitingTime, boolean strict, Stri
     static final String ANNOTATION_WAITING_TIME = PREFIX + "waiting-time";
     static final String ANNOTATION_MODE = PREFIX + "mode";
     static final String ANNOTATION_MATCH_POLICY = PREFIX + "match-policy";
+    static final String ANNOTATION_GROUPS = PREFIX + "groups";
     static final String ANNOTATION_MATCH_POLICY_ALIAS = "pod-group.scheduling.sigs.k8s.io/match-policy";
+    private static final ObjectMapper JSON = new ObjectMapper();
     static final String ONCE_SATISFIED = "once-satisfied";
     static final String ONLY_WAITING = "only-waiting";
     static final String WAITING_AND_RUNNING = "waiting-and-running";
@@ -66,7 +76,9 @@ record Gang(String id, int minMember, Duration waitingTime, boolean strict, Stri
             Object timeout = spec instanceof Map<?, ?> m ? m.get("scheduleTimeoutSeconds") : null;
             Duration waiting = timeout instanceof Number t && t.longValue() > 0 ? Duration.ofSeconds(t.longValue()) : null;
             Map<String, String> pgAnnotations = pg.getMetadata().getAnnotations() == null ? Map.of() : pg.getMetadata().getAnnotations();
-            return Optional.of(new Gang(ns + "/" + group, n.intValue(), waiting, strict(pgAnnotations), matchPolicy(pgAnnotations)));
+            String id = ns + "/" + group;
+            return Optional.of(new Gang(id, n.intValue(), waiting, strict(pgAnnotations), matchPolicy(pgAnnotations),
+                    group(pgAnnotations, id)));
         }
         String name = annotations.get(ANNOTATION_NAME);
         if (name == null || name.isEmpty()) {
@@ -82,8 +94,9 @@ record Gang(String id, int minMember, Duration waitingTime, boolean strict, Stri
         } catch (NumberFormatException e) {
             throw new Unusable("annotation " + ANNOTATION_MIN_AVAILABLE + " must be a positive integer, found '" + min + "'");
         }
-        return Optional.of(new Gang(ns + "/" + name, m, waitingTime(annotations.get(ANNOTATION_WAITING_TIME)), strict(annotations),
-                matchPolicy(annotations)));
+        String id = ns + "/" + name;
+        return Optional.of(new Gang(id, m, waitingTime(annotations.get(ANNOTATION_WAITING_TIME)), strict(annotations),
+                matchPolicy(annotations), group(annotations, id)));
     }
 
     /** Koordinator's parsing: a Go duration; 0, negative or unreadable → the default. */
@@ -110,12 +123,40 @@ record Gang(String id, int minMember, Duration waitingTime, boolean strict, Stri
         return ONCE_SATISFIED.equals(p) || ONLY_WAITING.equals(p) || WAITING_AND_RUNNING.equals(p) ? p : null;
     }
 
-    /** Whether the pod is a member of this gang (same namespace and name, by label or annotation). */
-    boolean member(Pod pod) {
-        String ns = pod.getMetadata().getNamespace();
+    /** The gang IDs of {@code groups} (a JSON array of strings), with this gang's own; unreadable: this gang alone. */
+    private static List<String> group(Map<String, String> annotations, String id) {
+        String text = annotations.get(ANNOTATION_GROUPS);
+        Set<String> ids = new TreeSet<>();
+        ids.add(id);
+        if (text != null && !text.isBlank()) {
+            try {
+                for (JsonNode n : JSON.readTree(text)) {
+                    if (n.isTextual() && !n.asText().isBlank()) {
+                        ids.add(n.asText());
+                    }
+                }
+            } catch (IOException e) {
+                return List.of(id);
+            }
+        }
+        return List.copyOf(ids);
+    }
+
+    /** The ID of the pod's gang ({@code <namespace>/<name>}, by label or annotation), or null for a pod in none. */
+    static String idOf(Pod pod) {
         Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
         String name = labels.getOrDefault(LABEL_POD_GROUP, annotations.get(ANNOTATION_NAME));
-        return name != null && id.equals(ns + "/" + name);
+        return name == null || name.isEmpty() ? null : pod.getMetadata().getNamespace() + "/" + name;
+    }
+
+    /** Whether the pod is a member of this gang (same namespace and name, by label or annotation). */
+    boolean member(Pod pod) {
+        return id.equals(idOf(pod));
+    }
+
+    /** The ID of the gang group: its gang IDs sorted, comma-joined. */
+    String groupId() {
+        return String.join(",", group);
     }
 }

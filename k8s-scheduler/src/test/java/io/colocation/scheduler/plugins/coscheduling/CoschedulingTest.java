@@ -250,4 +250,45 @@ class CoschedulingTest {
         assertEquals(Map.of("ns/spark-0", "gang ns/spark gets rejected: member ns/spark-1 gave up its place on node-1"),
                 cluster.rejected);
     }
+
+    private static Map<String, String> grouped(String name, String min) {
+        return Map.of(Gang.ANNOTATION_NAME, name, Gang.ANNOTATION_MIN_AVAILABLE, min, Gang.ANNOTATION_GROUPS, "[\"ns/a\",\"ns/b\"]");
+    }
+
+    @Test
+    void aGangGroupWaitsForEveryGangAndGoesTogether() {
+        Pod a0 = cluster.member("a-0", grouped("a", "2"));
+        Pod a1 = cluster.member("a-1", grouped("a", "2"));
+        assertEquals(List.of("gang group ns/a,ns/b: gang ns/b has no members yet"), plugin.preFilter(cycle(), info(a0)).reasons());
+        Pod b0 = cluster.member("b-0", grouped("b", "1"));
+        assertEquals(Status.SUCCESS, plugin.preFilter(cycle(), info(a0)));
+
+        assertEquals("gang ns/a: 1 of the 2 members it needs are placed", permit(a0).waitingFor());
+        cluster.waits(a0);
+        assertEquals("gang ns/b: 0 of the 1 members it needs are placed", permit(a1).waitingFor(),
+                "gang a is complete, its group is not");
+        cluster.waits(a1);
+        assertEquals(Permit.ALLOW, permit(b0), "the last gang of the group completes it");
+        assertEquals(List.of("ns/a-0", "ns/a-1"), cluster.allowed, "every waiting member of the group goes on");
+    }
+
+    @Test
+    void aStrictMemberThatFailsReleasesTheWholeGroup() {
+        Pod a0 = cluster.member("a-0", grouped("a", "1"));
+        Pod b0 = cluster.member("b-0", grouped("b", "2"));
+        cluster.member("b-1", grouped("b", "2"));
+        assertTrue(permit(a0).waiting());
+        cluster.waits(a0);
+        plugin.postFilter(cycle(), info(b0), "0/1 nodes are available");
+        assertEquals(Map.of("ns/a-0", "gang ns/a gets rejected: member ns/b-0 is unschedulable: 0/1 nodes are available"),
+                cluster.rejected);
+    }
+
+    @Test
+    void unreadableGroupsMeanTheGangAlone() throws Exception {
+        Pod p = cluster.member("x-0", Map.of(Gang.ANNOTATION_NAME, "x", Gang.ANNOTATION_MIN_AVAILABLE, "1",
+                Gang.ANNOTATION_GROUPS, "not json"));
+        assertEquals(List.of("ns/x"), Gang.of(p, (ns, n) -> null).orElseThrow().group());
+        assertEquals(Permit.ALLOW, permit(p));
+    }
 }
