@@ -26,7 +26,6 @@ import org.slf4j.LoggerFactory;
 final class PodGroupStatusController {
     private static final Logger LOG = LoggerFactory.getLogger(PodGroupStatusController.class);
     private static final String API_VERSION = "scheduling.sigs.k8s.io/v1alpha1";
-    private static final String LABEL = "pod-group.scheduling.sigs.k8s.io";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
@@ -56,8 +55,7 @@ final class PodGroupStatusController {
         for (GenericKubernetesResource group : groups) {
             String ns = group.getMetadata().getNamespace();
             String name = group.getMetadata().getName();
-            List<Pod> members = all.stream().filter(p -> ns.equals(p.getMetadata().getNamespace())
-                    && p.getMetadata().getLabels() != null && name.equals(p.getMetadata().getLabels().get(LABEL))).toList();
+            List<Pod> members = PodGroupStatus.members(ns, name, all);
             Map<String, Object> status = map(group.getAdditionalProperties().get("status"));
             Object min = map(group.getAdditionalProperties().get("spec")).get("minMember");
             Map<String, Object> next = PodGroupStatus.next(status, min instanceof Number n ? n.intValue() : 0, members,

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,12 @@ public final class PodGroupStatus {
             }
         }
         return next;
+    }
+
+    /** The members of PodGroup {@code namespace/name} among {@code pods}: labelled with it in its namespace. */
+    public static List<Pod> members(String namespace, String name, Collection<Pod> pods) {
+        return pods.stream().filter(p -> namespace.equals(p.getMetadata().getNamespace()) && p.getMetadata().getLabels() != null
+                && name.equals(p.getMetadata().getLabels().get(Gang.LABEL_POD_GROUP))).toList();
     }
 
     /** The owners of {@code pod} as sorted {@code ns/ownerName}, comma-joined (empty for a pod without owners). */
