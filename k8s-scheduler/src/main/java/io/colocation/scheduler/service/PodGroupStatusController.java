@@ -50,15 +50,15 @@ final class PodGroupStatusController {
                     + "PodGroup status is written" : "cannot list PodGroups: " + e.getMessage());
             return 0;
         }
-        Collection<Pod> all = pods.get();
+        Map<String, List<Pod>> members = PodGroupStatus.membersByGroup(pods.get());
         int written = 0;
         for (GenericKubernetesResource group : groups) {
             String ns = group.getMetadata().getNamespace();
             String name = group.getMetadata().getName();
-            List<Pod> members = PodGroupStatus.members(ns, name, all);
+            List<Pod> groupMembers = members.getOrDefault(ns + "/" + name, List.of());
             Map<String, Object> status = map(group.getAdditionalProperties().get("status"));
             Object min = map(group.getAdditionalProperties().get("spec")).get("minMember");
-            Map<String, Object> next = PodGroupStatus.next(status, min instanceof Number n ? n.intValue() : 0, members,
+            Map<String, Object> next = PodGroupStatus.next(status, min instanceof Number n ? n.intValue() : 0, groupMembers,
                     clock.instant());
             if (next.equals(status)) {
                 continue;
@@ -69,7 +69,7 @@ final class PodGroupStatusController {
                 written++;
                 if (!String.valueOf(next.get("phase")).equals(String.valueOf(status.get("phase")))) {
                     LOG.info("PodGroup {}/{}: {} -> {} ({} members)", ns, name, status.getOrDefault("phase", "\"\""),
-                            next.get("phase"), members.size());
+                            next.get("phase"), groupMembers.size());
                 }
             } catch (KubernetesClientException | JsonProcessingException e) {
                 LOG.warn("PodGroup {}/{}: cannot write its status: {}", ns, name, e.getMessage());

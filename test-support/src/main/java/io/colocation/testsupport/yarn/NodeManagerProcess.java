@@ -86,10 +86,8 @@ public final class NodeManagerProcess implements Closeable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
-        // Hadoop 3.3/3.4 predate Java 17: what the NodeManager reflects on must be opened, as on any Java 17 host.
-        for (String pkg : List.of("java.lang", "java.util", "java.lang.reflect", "java.io", "java.net", "sun.nio.ch")) {
-            command.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
-        }
+        // Hadoop 3.3/3.4 predate Java 17: the NodeManager gets the packages opened that the test JVMs get.
+        command.addAll(List.of(MiniYarn.buildProperty("jdk17.opens").trim().split("\\s+")));
         command.add("-Dhadoop.log.dir=" + work.resolve("logs"));
         command.add("-Dyarn.log.dir=" + work.resolve("logs"));
         command.add("-cp");
@@ -130,10 +128,6 @@ public final class NodeManagerProcess implements Closeable {
 
     public Path log() {
         return log;
-    }
-
-    public boolean isAlive() {
-        return process != null && process.isAlive();
     }
 
     /** The last lines of the log, for failure messages. */

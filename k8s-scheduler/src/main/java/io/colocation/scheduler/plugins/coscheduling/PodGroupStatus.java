@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The next {@code status} of a PodGroup from its members, as koord-scheduler's PodGroup controller writes it
@@ -90,10 +91,12 @@ public final class PodGroupStatus {
         return next;
     }
 
-    /** The members of PodGroup {@code namespace/name} among {@code pods}: labelled with it in its namespace. */
-    public static List<Pod> members(String namespace, String name, Collection<Pod> pods) {
-        return pods.stream().filter(p -> namespace.equals(p.getMetadata().getNamespace()) && p.getMetadata().getLabels() != null
-                && name.equals(p.getMetadata().getLabels().get(Gang.LABEL_POD_GROUP))).toList();
+    /** The members of every PodGroup among {@code pods} (labelled with it in its namespace), by {@code namespace/name}. */
+    public static Map<String, List<Pod>> membersByGroup(Collection<Pod> pods) {
+        return pods.stream().filter(p -> p.getMetadata().getLabels() != null
+                        && p.getMetadata().getLabels().get(Gang.LABEL_POD_GROUP) != null)
+                .collect(Collectors.groupingBy(p -> p.getMetadata().getNamespace() + "/"
+                        + p.getMetadata().getLabels().get(Gang.LABEL_POD_GROUP)));
     }
 
     /** The owners of {@code pod} as sorted {@code ns/ownerName}, comma-joined (empty for a pod without owners). */

@@ -68,14 +68,8 @@ class GrantEnforcementTest {
         curator = zk.newClient();
         broker = new BrokerWrites(curator, ROOT, CLUSTER);
         broker.epoch(EPOCH);
-        yarn = MiniYarn.builder("grant-enforcement").nodeManagers(2).nodeSize(4096, 4).restartableResourceManager()
-                // Grants are memory and vcores: the scheduler must count both.
-                .set("yarn.scheduler.capacity.resource-calculator",
-                        "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
-                .set("yarn.resourcemanager.scheduler.monitor.enable", "true")
-                .set("yarn.resourcemanager.scheduler.monitor.policies", BatchGrantEditPolicy.class.getName())
-                .set(PluginSettings.ZK_CONNECT, zk.connectString())
-                .set(PluginSettings.CLUSTER_ID, CLUSTER)
+        yarn = PluginInstall.into(MiniYarn.builder("grant-enforcement").nodeManagers(2).nodeSize(4096, 4)
+                        .restartableResourceManager(), zk.connectString(), CLUSTER)
                 .set(PluginSettings.INTERVAL, "200")
                 .set(PluginSettings.REPORT_REFRESH, "1000")
                 .set(PluginSettings.WAIT_BEFORE_KILL, "1500")

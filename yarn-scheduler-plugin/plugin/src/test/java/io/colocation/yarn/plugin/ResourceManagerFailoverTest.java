@@ -46,15 +46,8 @@ class ResourceManagerFailoverTest {
         curator = zk.newClient();
         broker = new BrokerWrites(curator, ROOT, CLUSTER);
         broker.epoch(EPOCH);
-        yarn = MiniYarn.builder("rm-failover").nodeManagers(2).nodeSize(4096, 4).mapReduce(false)
-                .highAvailability(zk.connectString())
-                .set("yarn.scheduler.capacity.resource-calculator",
-                        "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
-                .set("yarn.resourcemanager.scheduler.monitor.enable", "true")
-                .set("yarn.resourcemanager.scheduler.monitor.policies", BatchGrantEditPolicy.class.getName())
-                .set(PluginSettings.ZK_CONNECT, zk.connectString())
-                .set(PluginSettings.CLUSTER_ID, CLUSTER)
-                .start();
+        yarn = PluginInstall.into(MiniYarn.builder("rm-failover").nodeManagers(2).nodeSize(4096, 4).mapReduce(false)
+                .highAvailability(zk.connectString()), zk.connectString(), CLUSTER).start();
     }
 
     @AfterAll
