@@ -28,4 +28,9 @@ public record Resources(long cpuMilli, long memoryBytes) {
     public Resources withMemoryOf(Resources memorySource) {
         return new Resources(cpuMilli, memorySource.memoryBytes);
     }
+
+    /** As logs and explanations show it: {@code 1500m/2048Mi} (memory in whole MiB). */
+    public String describe() {
+        return cpuMilli + "m/" + memoryBytes / (1024L * 1024L) + "Mi";
+    }
 }

@@ -40,4 +40,11 @@ public record NodeSnapshot(
     public boolean strategyEnabled(String gate) {
         return featureGates.enabled(gate) && thresholds != null && thresholds.enable();
     }
+
+    /** The same snapshot with the BE tier's state replaced (the agent adds its BE CPU window). */
+    public NodeSnapshot withBestEffort(BestEffortState be) {
+        return new NodeSnapshot(nodeName, capacityCpuMilli, capacityMemoryBytes, allocatable, reservedCpuMilli, reservedCpus,
+                systemExclusiveCpus, pods, yarnContainers, nodeCpuUsedMilli, nodeMemoryUsedBytes, hostApplications, thresholds,
+                featureGates, cpuTopology, be, collectIntervalSeconds);
+    }
 }

@@ -49,6 +49,23 @@ public final class GrantArbiter {
                 "drained: each side's grant held at its use, nothing taken back");
     }
 
+    /**
+     * The koordlet asked YARN to give capacity back ({@code colocation.io/yarn-release}, the graceful route of a CPU
+     * eviction): YARN's target and publication are held at most {@code limit}, so the RM plugin preempts what YARN
+     * uses above it (exit status PREEMPTED). Kubernetes' grants are unchanged: the room is for the starving BE tier,
+     * not for more batch. An unreachable YARN keeps its grant, as always.
+     */
+    public static Decision yarnHeldAt(Decision d, Resources origin, Resources limit, SideState yarn) {
+        if (!yarn.reachable()) {
+            return d;
+        }
+        Resources yTarget = d.yarnTarget().min(limit);
+        Resources yPublish = d.yarnPublish().min(limit);
+        Resources overcommit = d.overcommit().min(d.kubernetesPublish().plus(yPublish).minus(origin).atLeastZero());
+        return new Decision(d.kubernetesTarget(), yTarget, d.kubernetesPublish(), yPublish, d.excess(), overcommit,
+                d.explanation() + "; YARN held at most the koordlet's release limit");
+    }
+
     private static Decision shared(Resources origin, SideState k, SideState y) {
         Resources kGrant = origin.minus(y.used()).atLeastZero();
         Resources yGrant = origin.minus(k.used()).atLeastZero();

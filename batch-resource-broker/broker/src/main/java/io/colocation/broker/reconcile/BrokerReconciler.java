@@ -8,6 +8,7 @@ import io.colocation.broker.arbitration.GrantArbiter;
 import io.colocation.broker.arbitration.SideState;
 import io.colocation.broker.calculation.NodeReclaim;
 import io.colocation.model.Resources;
+import io.colocation.model.node.YarnRelease;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.broker.kube.ClusterInputs;
 import io.colocation.broker.kube.ClusterView;
@@ -475,9 +476,38 @@ public final class BrokerReconciler implements Closeable {
         }
         Decision decision = drained ? GrantArbiter.drained(k, y)
                 : side == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y);
+        if (side != null && !drained) {
+            decision = heldByKoordlet(node, decision, origin, y, now, explain);
+        }
         explain.add(decision.explanation());
         return new NodeWork(name, node, null, degradedReason, outcome.strategy(), reclaim, origin, drained, capacity, nodeUsage, kubernetesUsed, yarnUsed,
                 nm.nodeManager(), side, yarnReachable, yarnApplied, decision, currentBatch, currentMid, explain);
+    }
+
+    /**
+     * The koordlet's {@link YarnRelease} on the node, while it lasts, holds YARN's grant at its limit (a malformed one
+     * is ignored and named in the node's explanation).
+     */
+    private static Decision heldByKoordlet(Node node, Decision decision, Resources origin, SideState yarn, Instant now,
+            List<String> explain) {
+        String json = annotation(node, YarnRelease.ANNOTATION);
+        if (json == null) {
+            return decision;
+        }
+        YarnRelease release;
+        try {
+            release = YarnRelease.parse(json, "Node " + node.getMetadata().getName());
+        } catch (InvalidInputException e) {
+            explain.add("ignored " + e.getMessage());
+            return decision;
+        }
+        if (!release.activeAt(now)) {
+            return decision;
+        }
+        explain.add("YARN: the koordlet asks YARN down to " + release.limit().describe() + " until " + release.expires() + " ("
+                + release.reason() + (release.containers().isEmpty() ? "" : "; its victims " + String.join(", ", release.containers()))
+                + ")" + (yarn.reachable() ? "" : "; YARN is not reachable, the release waits"));
+        return GrantArbiter.yarnHeldAt(decision, origin, release.limit(), yarn);
     }
 
     /** The node's NodeMetric as the view parsed it. */

@@ -88,7 +88,7 @@ final class KubernetesGrantWriter {
 
     /** Batch as the log shows it: milli-cores and MiB, or "removed". */
     private static String describe(Resources r) {
-        return r == null ? "removed" : r.cpuMilli() + "m/" + r.memoryBytes() / YarnUnits.MIB + "Mi";
+        return r == null ? "removed" : r.describe();
     }
 
     private static <T> T orDefault(T value, T fallback) {

@@ -157,4 +157,24 @@ class GrantArbiterTest {
         assertEquals(new Resources(1000, 4000), fallen.kubernetesPublish());
         assertEquals(new Resources(500, 0), fallen.excess());
     }
+
+    @Test
+    void aKoordletReleaseHoldsYarnBelowItsUseAndGivesKubernetesNothingMore() {
+        // origin 12, k8s uses 6, yarn 4: YARN's target 5; the koordlet asks YARN down to 2.5 cores
+        Decision d = GrantArbiter.decide(EVEN, cpu(12_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
+        Decision held = GrantArbiter.yarnHeldAt(d, cpu(12_000), cpu(2_500), side(4_000, 0, 5_000, 5_000L, true));
+        assertEquals(cpu(2_500), held.yarnPublish(), "below YARN's use: the RM plugin preempts 1.5 cores");
+        assertEquals(cpu(2_500), held.yarnTarget());
+        assertEquals(d.kubernetesPublish(), held.kubernetesPublish(), "Kubernetes does not grow into the released room");
+        assertEquals(d.kubernetesTarget(), held.kubernetesTarget());
+        // a limit above the grant changes nothing; an unreachable YARN keeps its grant
+        assertEquals(d.yarnPublish(), GrantArbiter.yarnHeldAt(d, cpu(12_000), cpu(9_000), side(4_000, 0, 5_000, 5_000L, true)).yarnPublish());
+        Decision silent = GrantArbiter.decide(EVEN, cpu(12_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, false));
+        assertEquals(cpu(5_000), GrantArbiter.yarnHeldAt(silent, cpu(12_000), cpu(2_500), side(4_000, 0, 5_000, 5_000L, false)).yarnPublish());
+        // shared: the overcommit shrinks with YARN's grant
+        Decision shared = GrantArbiter.decide(new ArbitrationSettings(GrantPolicy.SHARED, 1, 1, 0), cpu(12_000),
+                side(6_000, 0, 0, null, true), side(4_000, 0, 0, null, true));
+        Decision sharedHeld = GrantArbiter.yarnHeldAt(shared, cpu(12_000), cpu(5_000), side(4_000, 0, 0, null, true));
+        assertEquals(cpu(1_000), sharedHeld.overcommit(), "8 + 5 granted on 12");
+    }
 }

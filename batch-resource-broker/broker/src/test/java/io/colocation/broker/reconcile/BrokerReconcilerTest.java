@@ -14,6 +14,8 @@ import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.broker.yarn.Leadership;
+import io.colocation.model.Resources;
+import io.colocation.model.node.YarnRelease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -128,6 +130,36 @@ class BrokerReconcilerTest {
         assertTrue(drained.drained());
         assertEquals(2, yarn.grant("h2:8041").orElseThrow().vcores(), "a drained node's grant is held at use");
         assertEquals(0, drained.excess().cpuMilli());
+    }
+
+    @Test
+    void aKoordletReleaseHoldsYarnAtItsLimitUntilItExpiresAndAMalformedOneIsNamed() {
+        passes(3);
+        yarn.use("h1:8041", 3, 3072);
+        passes(2);
+        long before = yarn.grant("h1:8041").orElseThrow().vcores();
+        assertTrue(before >= 3, "YARN's grant covers its use: " + before);
+        long kubernetesBefore = ledger("n1").kubernetesGrant().cpuMilli();
+        Instant expires = Instant.now().plusSeconds(60);
+        cluster.annotate("n1", YarnRelease.ANNOTATION, new YarnRelease(new Resources(1000, 1L << 30), expires, "BECPUEvict: test",
+                List.of("container_1_0001_01_000002")).toJson());
+        passes(2);
+        assertEquals(1, yarn.grant("h1:8041").orElseThrow().vcores(), "held at the koordlet's limit, below the 3 in use");
+        assertEquals(1024, yarn.grant("h1:8041").orElseThrow().memoryMB());
+        assertEquals(kubernetesBefore, ledger("n1").kubernetesGrant().cpuMilli(), "Kubernetes gets none of the released room");
+        assertTrue(ledger("n1").explain().stream().anyMatch(l -> l.startsWith("YARN: the koordlet asks YARN down to 1000m/1024Mi until "
+                + expires + " (BECPUEvict: test; its victims container_1_0001_01_000002)")), ledger("n1").explain().toString());
+
+        cluster.annotate("n1", YarnRelease.ANNOTATION, new YarnRelease(new Resources(1000, 1L << 30), Instant.now().minusSeconds(1),
+                "BECPUEvict: test", List.of()).toJson());
+        passes(3);
+        assertEquals(before, yarn.grant("h1:8041").orElseThrow().vcores(), "an expired release holds nothing");
+
+        cluster.annotate("n1", YarnRelease.ANNOTATION, "{\"limit\": 3}");
+        passes(2);
+        assertEquals(before, yarn.grant("h1:8041").orElseThrow().vcores());
+        assertTrue(ledger("n1").explain().contains("ignored Node n1: annotation colocation.io/yarn-release: limit must give cpu and memory"),
+                ledger("n1").explain().toString());
     }
 
     @Test

@@ -1,9 +1,14 @@
 package io.colocation.broker.service;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.model.node.YarnRelease;
 import io.colocation.testsupport.Await;
+import io.colocation.testsupport.yarn.JobResult;
+import io.colocation.testsupport.yarn.SleepJobs;
 import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.yarn.MiniYarn;
@@ -14,6 +19,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.util.resource.Resources;
+import org.junit.jupiter.api.io.TempDir;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.junit.jupiter.api.Test;
@@ -77,8 +92,76 @@ class BrokerWithYarnTest {
         }
     }
 
+    /**
+     * The graceful route of a koordlet CPU eviction, from the Node annotation on: the koordlet's release (the format
+     * its {@code ClusterEvictions} writes) holds YARN's grant below what a running MapReduce job holds, the plugin
+     * preempts one map container gracefully, the RM records PREEMPTED, and the job succeeds with no failed task.
+     */
+    @Test
+    void aKoordletReleaseShrinksYarnAndTheResourceManagerPreemptsGracefully(KubernetesClient client, TestZooKeeper zk,
+            @TempDir Path work) throws Exception {
+        ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
+        ColocationObjects.namespace(client, NS);
+        ColocationObjects.enableColocation(client, NS, null);
+        MiniYarn yarn = PluginYarnSideTest.withPlugin(MiniYarn.builder("broker-release").nodeManagers(1).nodeSize(8192, 8), zk,
+                ROOT + "-release", CLUSTER).set("colocation.yarn.preemption.wait-before-kill-ms", "1500").start();
+        Broker broker = null;
+        try {
+            NodeId nodeId = yarn.runningNodes().get(0).getNodeId();
+            ColocationObjects.node(client, NODE, TEST, 16, 64);
+            ColocationObjects.nodeManagerPod(client, NS, NODE, nodeId.toString(), CLUSTER);
+            ColocationObjects.nodeMetric(client, NODE, TEST, 4000, 16 * GI, Instant.now());
+            BrokerConfiguration config = KubeFixtures.config(zk.connectString(), ROOT + "-release", NS, "partitioned");
+            config.yarn.clusters.add(KubeFixtures.pluginCluster(CLUSTER));
+            broker = new Broker(config, client, Clock.systemUTC());
+            broker.start();
+            Broker b = broker;
+            Await.until(Duration.ofSeconds(30), () -> settled(b, client, yarn));
+
+            Job job = SleepJobs.submit(yarn.config(), 3, 12_000, work);
+            ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
+            SchedulerNode node = yarn.resourceManager().getResourceScheduler().getSchedulerNode(nodeId);
+            Await.until(Duration.ofSeconds(60), () -> node.getNumContainers() >= 3);
+            RMContainer victim = node.getCopiedListOfRunningContainers().stream().filter(c -> !c.isAMContainer()).findFirst()
+                    .orElseThrow();
+            Resource held = Resources.subtract(node.getAllocatedResource(), victim.getAllocatedResource());
+            io.colocation.model.Resources limit = new io.colocation.model.Resources(held.getVirtualCores() * 1000L,
+                    held.getMemorySize() << 20);
+            client.nodes().withName(NODE).edit(n -> {
+                n.getMetadata().getAnnotations().put(YarnRelease.ANNOTATION, new YarnRelease(limit, Instant.now().plusSeconds(120),
+                        "BECPUEvict: test", List.of(victim.getContainerId().toString())).toJson());
+                return n;
+            });
+
+            Await.until(Duration.ofSeconds(30), () -> capacityIs(yarn, held));
+            assertTrue(b.ledger().get(NODE).orElseThrow().explain().stream().anyMatch(l -> l.startsWith("YARN: the koordlet asks YARN down to")),
+                    b.ledger().get(NODE).orElseThrow().explain().toString());
+            JobResult result = JobResult.await(job, Duration.ofMinutes(3));
+            assertTrue(result.succeeded(), "the job survives the release: " + result);
+            assertEquals(0, result.failedMaps(), "PREEMPTED is not a task failure");
+            RMAppAttemptMetrics metrics = yarn.resourceManager().getRMContext().getRMApps().get(app).getCurrentAppAttempt()
+                    .getRMAppAttemptMetrics();
+            assertTrue(metrics.getNumNonAMContainersPreempted() >= 1, "the RM recorded exit status PREEMPTED");
+            assertFalse(metrics.getIsPreempted(), "the ApplicationMaster was not preempted");
+        } finally {
+            if (broker != null) {
+                broker.stop();
+            }
+            yarn.close();
+            ColocationObjects.cleanUp(client, TEST, NS);
+        }
+    }
+
     private static Resource capacity(MiniYarn yarn) throws Exception {
         return yarn.runningNodes().stream().findFirst().map(NodeReport::getCapability).orElseThrow();
+    }
+
+    private static boolean capacityIs(MiniYarn yarn, Resource expected) {
+        try {
+            return capacity(yarn).equals(expected);
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     private static boolean settled(Broker broker, KubernetesClient client, MiniYarn yarn) {

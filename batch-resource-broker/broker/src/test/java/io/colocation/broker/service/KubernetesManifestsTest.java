@@ -158,7 +158,7 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void theKoordletReadsWhatItNeedsAndWritesOnlyNodeMetricStatus(KubernetesClient client) throws Exception {
+    void theKoordletReadsWhatItNeedsAndWritesNodeMetricStatusAndItsNodesAnnotations(KubernetesClient client) throws Exception {
         applyKustomization(client);
         String node = "manifests-koordlet-node";
         ColocationObjects.node(client, node, OWNER, 8, 32);
@@ -185,6 +185,12 @@ class KubernetesManifestsTest {
                     .withName("be-pod").withNamespace("manifests-none").endMetadata().withNewSpec().withNodeName(node)
                     .addNewContainer().withName("c").withImage("x").endContainer().endSpec().build()).create();
             assertTrue(asKoordlet.pods().inNamespace("manifests-none").withName("be-pod").evict());
+            // part 2: YARN containers chosen for CPU leave through the yarn-release annotation on its Node
+            asKoordlet.nodes().withName(node).patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\""
+                    + io.colocation.model.node.YarnRelease.ANNOTATION + "\":\"{}\"}}}");
+            assertEquals("{}", client.nodes().withName(node).get().getMetadata().getAnnotations()
+                    .get(io.colocation.model.node.YarnRelease.ANNOTATION));
         }
     }
 

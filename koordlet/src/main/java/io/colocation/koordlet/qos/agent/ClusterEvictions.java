@@ -7,6 +7,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.colocation.model.node.YarnRelease;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -14,13 +19,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Evicts for real: a pod through the Eviction API (policy/v1, falling back to v1beta1 before Kubernetes 1.22) with a
- * Warning Event on it; a YARN container under memory pressure is killed through the NodeManager's copilot at once.
- * A YARN container starving the BE tier of CPU is not killed: that route is graceful (the broker shrinks YARN's
- * grant and the ResourceManager preempts), so this executor declines it.
+ * Warning Event on it; a YARN container under memory pressure is killed through the NodeManager's copilot at once;
+ * YARN containers starving the BE tier of CPU leave gracefully: the Node gets the {@link YarnRelease} annotation, the
+ * broker holds YARN's grant at its limit and the ResourceManager preempts (exit status PREEMPTED).
  */
 public final class ClusterEvictions implements EvictionExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterEvictions.class);
     static final String EVENT_REASON = "EvictedByKoordlet";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
     private final CopilotClient copilot;
@@ -38,10 +44,6 @@ public final class ClusterEvictions implements EvictionExecutor {
     @Override
     public Optional<String> evict(Victim victim, String area, String strategy, String reason) {
         if (victim.kind() == Victim.Kind.YarnContainer) {
-            if (!area.equals("memory")) {
-                return Optional.of("a YARN container is not killed for CPU; the broker's grant and the ResourceManager"
-                        + " preempt it gracefully");
-            }
             return copilot == null ? Optional.of("no copilot configured (yarn.copilotUrl)")
                     : copilot.killContainer(victim.name(), "koordlet " + strategy + ": " + reason);
         }
@@ -69,6 +71,19 @@ public final class ClusterEvictions implements EvictionExecutor {
         }
         event(pod, strategy, reason);
         return Optional.empty();
+    }
+
+    @Override
+    public Optional<String> releaseYarn(YarnRelease release) {
+        ObjectNode patch = JSON.createObjectNode();
+        patch.putObject("metadata").putObject("annotations").put(YarnRelease.ANNOTATION, release.toJson());
+        try {
+            client.nodes().withName(nodeName).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+            return Optional.empty();
+        } catch (KubernetesClientException e) {
+            return Optional.of("cannot annotate Node " + nodeName + " with " + YarnRelease.ANNOTATION + ": " + (e.getCode() == 403
+                    ? "forbidden (the koordlet's ClusterRole needs patch on nodes)" : e.getMessage()));
+        }
     }
 
     private void event(Pod pod, String strategy, String reason) {

@@ -15,6 +15,7 @@ import io.colocation.koordlet.qos.evict.CpuEvict;
 import io.colocation.koordlet.qos.evict.EvictionDecision;
 import io.colocation.koordlet.qos.evict.MemoryEvict;
 import io.colocation.model.node.NodeAnnotations;
+import io.colocation.model.node.YarnRelease;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +24,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -36,8 +40,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The QoS loop of the agent on a real host: every second it puts YARN containers YARN left outside any cgroup into
  * the BE tier, builds the node snapshot, runs CPU suppress and writes its decision to the BE cgroup tree through the
- * cgroup writer (with the optional cpu.idle mark), and runs the memory and CPU eviction strategies. This version reports the eviction decisions (log, status) and does not carry them out.
- * Lifecycle LATENT → STARTED → CLOSED.
+ * cgroup writer (with the optional cpu.idle mark), and runs the memory and CPU eviction strategies and carries out
+ * their victims: pods through the Eviction API, YARN containers under memory pressure through the copilot, and YARN
+ * containers chosen for CPU by the graceful route (one {@link YarnRelease} for the round: the broker shrinks YARN's
+ * grant and the ResourceManager preempts). Lifecycle LATENT → STARTED → CLOSED.
  */
 public final class QoSManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QoSManager.class);
@@ -56,6 +62,11 @@ public final class QoSManager implements AutoCloseable {
     static final Duration CPU_COOL_DOWN = Duration.ofSeconds(20);
     /** A victim evicted this recently is terminating, not to be evicted again. */
     static final Duration RECENTLY_EVICTED = Duration.ofMinutes(5);
+    /**
+     * How long the broker holds YARN at a release's limit: long enough for the RM plugin's graceful preemption (its
+     * AM notice and wait before kill), short enough that YARN grows back when the node's Batch does.
+     */
+    static final Duration YARN_RELEASE_HOLD = Duration.ofMinutes(2);
 
     public enum State { LATENT, STARTED, CLOSED }
 
@@ -72,6 +83,7 @@ public final class QoSManager implements AutoCloseable {
     private final EvictionExecutor evictions;
     private final Map<Victim, Instant> evicted = new HashMap<>();
     private final Map<String, Long> evictionCounts = new ConcurrentHashMap<>();
+    private final BeCpuWindow beCpu = new BeCpuWindow();
     private Instant lastMemoryEviction = Instant.EPOCH;
     private Instant lastCpuEviction;
     private ScheduledExecutorService thread;
@@ -140,6 +152,7 @@ public final class QoSManager implements AutoCloseable {
         if (snapshot.isEmpty()) {
             return Optional.empty();
         }
+        snapshot = Optional.of(snapshot.get().withBestEffort(beCpu.record(now, snapshot.get())));
         CpuSuppressDecision suppress = CpuSuppress.decide(snapshot.get());
         if (beExists) {
             yarn.reconcile(agent.yarnContainers().orElse(List.of()));
@@ -149,10 +162,10 @@ public final class QoSManager implements AutoCloseable {
         EvictionDecision cpu = CpuEvict.decide(snapshot.get());
         List<Eviction> done = new ArrayList<>();
         evicted.values().removeIf(t -> t.isBefore(now.minus(RECENTLY_EVICTED)));
-        if (!now.isBefore(lastMemoryEviction.plus(MEMORY_COOL_DOWN)) && carryOut(now, "memory", memory, done)) {
+        if (!now.isBefore(lastMemoryEviction.plus(MEMORY_COOL_DOWN)) && carryOut(now, "memory", memory, snapshot.get(), done)) {
             lastMemoryEviction = now;
         }
-        if (!now.isBefore(lastCpuEviction.plus(CPU_COOL_DOWN)) && carryOut(now, "cpu", cpu, done)) {
+        if (!now.isBefore(lastCpuEviction.plus(CPU_COOL_DOWN)) && carryOut(now, "cpu", cpu, snapshot.get(), done)) {
             lastCpuEviction = now;
         }
         Round round = new Round(now, suppress, memory, cpu, beExists, done);
@@ -160,29 +173,53 @@ public final class QoSManager implements AutoCloseable {
         return Optional.of(round);
     }
 
-    /** Evicts the area's victims not already terminating; true when one was evicted. */
-    private boolean carryOut(Instant now, String area, EvictionDecision d, List<Eviction> done) {
+    /**
+     * Evicts the area's victims not already terminating; true when one was evicted. YARN containers chosen for CPU
+     * leave together by one release whose limit also keeps out those released earlier and still running.
+     */
+    private boolean carryOut(Instant now, String area, EvictionDecision d, NodeSnapshot snapshot, List<Eviction> done) {
         boolean any = false;
+        String reason = String.join("; ", d.explain());
+        Map<Victim, String> graceful = new LinkedHashMap<>();
         for (Map.Entry<String, EvictionDecision.Strategy> s : d.strategies().entrySet()) {
             for (Victim v : s.getValue().victims()) {
                 if (evicted.containsKey(v)) {
                     continue;
                 }
-                String reason = String.join("; ", d.explain());
-                Optional<String> failure = evictions.evict(v, area, s.getKey(), reason);
-                done.add(new Eviction(now, v, area, s.getKey(), failure.orElse(null)));
-                String route = v.kind() == Victim.Kind.Pod ? "eviction-api" : area.equals("memory") ? "copilot-kill" : "graceful";
-                evictionCounts.merge(route + "/" + s.getKey() + "/" + (failure.isEmpty() ? "done" : "failed"), 1L, Long::sum);
-                if (failure.isEmpty()) {
-                    evicted.put(v, now);
-                    any = true;
-                    LOG.warn("koordlet QoS: evicted {} by {} ({} route): {}", v, s.getKey(), route, reason);
-                } else {
-                    LOG.warn("koordlet QoS: {} chose {} but it was not evicted: {}", s.getKey(), v, failure.get());
+                if (v.kind() == Victim.Kind.YarnContainer && area.equals("cpu")) {
+                    graceful.putIfAbsent(v, s.getKey());
+                    continue;
                 }
+                String route = v.kind() == Victim.Kind.Pod ? "eviction-api" : "copilot-kill";
+                any |= record(now, v, area, s.getKey(), route, reason, evictions.evict(v, area, s.getKey(), reason), done);
+            }
+        }
+        if (!graceful.isEmpty()) {
+            Set<String> leaving = new LinkedHashSet<>();
+            evicted.keySet().stream().filter(v -> v.kind() == Victim.Kind.YarnContainer).forEach(v -> leaving.add(v.name()));
+            graceful.keySet().forEach(v -> leaving.add(v.name()));
+            YarnRelease release = YarnReleases.of(snapshot.yarnContainers(), leaving, now.plus(YARN_RELEASE_HOLD),
+                    String.join(", ", new LinkedHashSet<>(graceful.values())) + ": " + reason);
+            Optional<String> failure = evictions.releaseYarn(release);
+            for (Map.Entry<Victim, String> g : graceful.entrySet()) {
+                any |= record(now, g.getKey(), area, g.getValue(), "graceful", reason, failure, done);
             }
         }
         return any;
+    }
+
+    /** Records one eviction's outcome (log, counts, round); true when it was done. */
+    private boolean record(Instant now, Victim v, String area, String strategy, String route, String reason,
+            Optional<String> failure, List<Eviction> done) {
+        done.add(new Eviction(now, v, area, strategy, failure.orElse(null)));
+        evictionCounts.merge(route + "/" + strategy + "/" + (failure.isEmpty() ? "done" : "failed"), 1L, Long::sum);
+        if (failure.isPresent()) {
+            LOG.warn("koordlet QoS: {} chose {} but it was not evicted: {}", strategy, v, failure.get());
+            return false;
+        }
+        evicted.put(v, now);
+        LOG.warn("koordlet QoS: evicted {} by {} ({} route): {}", v, strategy, route, reason);
+        return true;
     }
 
     /** Evictions so far by {@code route/strategy/outcome}. */

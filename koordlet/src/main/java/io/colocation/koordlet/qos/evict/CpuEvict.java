@@ -140,6 +140,9 @@ public final class CpuEvict {
                 sum += p.request(ResourceNames.BATCH_CPU);
             }
         }
+        for (YarnContainerState c : s.yarnContainers()) {
+            sum += c.cpuMilli(); // YARN containers are BE work in the same cgroup: their vcores are BE request too
+        }
         return sum;
     }
 

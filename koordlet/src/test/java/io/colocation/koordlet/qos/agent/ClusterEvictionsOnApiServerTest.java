@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.koordlet.qos.Victim;
+import io.colocation.model.Resources;
+import io.colocation.model.node.YarnRelease;
 import io.colocation.testsupport.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.fabric8.kubernetes.api.model.Event;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,9 +58,24 @@ class ClusterEvictionsOnApiServerTest {
         assertTrue(events.get(0).getMessage().contains("BEMemoryEvict: node memory 93%"), events.get(0).getMessage());
 
         assertEquals(Optional.of("the pod is gone"), evictions.evict(Victim.pod(NS, "no-such-pod"), "memory", "BEMemoryEvict", "x"));
-        assertTrue(evictions.evict(Victim.yarnContainer("container_1_0001_01_000002"), "cpu", "BECPUEvict", "x").orElseThrow()
-                .contains("gracefully"));
         assertTrue(evictions.evict(Victim.yarnContainer("container_1_0001_01_000002"), "memory", "BEMemoryEvict", "x").orElseThrow()
                 .contains("no copilot"));
+    }
+
+    /** The graceful route's release lands on the Node as the annotation the broker reads, and replaces an older one. */
+    @Test
+    void aYarnReleaseAnnotatesTheNodeForTheBroker(KubernetesClient client) throws Exception {
+        ColocationObjects.node(client, "release-node", OWNER, 8, 32);
+        ClusterEvictions evictions = new ClusterEvictions(client, null, "release-node", Clock.systemUTC());
+        Instant expires = Instant.parse("2026-11-23T10:02:00Z");
+        YarnRelease first = new YarnRelease(new Resources(3000, 1L << 30), expires, "BECPUEvict: x", List.of("container_1_0001_01_000002"));
+        assertEquals(Optional.empty(), evictions.releaseYarn(first));
+        YarnRelease second = new YarnRelease(new Resources(0, 0), expires.plusSeconds(30), "BECPUEvict: y", List.of("c3"));
+        assertEquals(Optional.empty(), evictions.releaseYarn(second));
+        String annotation = client.nodes().withName("release-node").get().getMetadata().getAnnotations().get(YarnRelease.ANNOTATION);
+        assertEquals(second, YarnRelease.parse(annotation, "Node release-node"));
+        assertTrue(new ClusterEvictions(client, null, "no-such-node", Clock.systemUTC()).releaseYarn(first).orElseThrow()
+                .startsWith("cannot annotate Node no-such-node with colocation.io/yarn-release: "));
+        client.nodes().withName("release-node").delete();
     }
 }

@@ -11,6 +11,9 @@ import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.qos.FeatureGates;
+import io.colocation.koordlet.qos.Victim;
+import io.colocation.model.Resources;
+import io.colocation.model.node.YarnRelease;
 import io.colocation.model.slo.NodeSLO;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -20,6 +23,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,10 +49,22 @@ class QoSManagerTest {
     private List<CollectTargets.YarnTarget> yarn = List.of();
     private FeatureGates gates = FeatureGates.defaultGates();
     private long nodeMemory = 8L << 30;
+    private Map<String, Usage> yarnUsage = Map.of();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-23T10:00:00Z"));
     private final List<String> evicted = new java.util.ArrayList<>();
-    private final EvictionExecutor evictions = (victim, area, strategy, reason) -> {
-        evicted.add(victim + " " + area + " " + strategy);
-        return Optional.empty();
+    private final List<YarnRelease> releases = new java.util.ArrayList<>();
+    private final EvictionExecutor evictions = new EvictionExecutor() {
+        @Override
+        public Optional<String> evict(Victim victim, String area, String strategy, String reason) {
+            evicted.add(victim + " " + area + " " + strategy);
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> releaseYarn(YarnRelease release) {
+            releases.add(release);
+            return Optional.empty();
+        }
     };
 
     private void tree() throws Exception {
@@ -81,10 +98,11 @@ class QoSManagerTest {
                 .addNewContainer().withName("c").endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build();
         NodeSLO slo = new NodeSLO();
         ObjectNode thresholds = JSON.createObjectNode().put("enable", true).put("cpuSuppressThresholdPercent", 65)
-                .put("cpuSuppressPolicy", policy);
+                .put("cpuSuppressPolicy", policy).put("cpuEvictBESatisfactionLowerPercent", 60)
+                .put("cpuEvictBESatisfactionUpperPercent", 80);
         slo.setSpec(new NodeSLO.Spec(thresholds, null, null, null, null, null));
         HostSample sample = new HostSample(0, new Usage(3.0, nodeMemory), Map.of("u-web", new Usage(2.0, 4L << 30),
-                "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), Map.of(), new Usage(0, 0), HostSample.Pressure.NONE);
+                "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), yarnUsage, new Usage(0, 0), HostSample.Pressure.NONE);
         AgentState agent = new AgentState() {
             @Override
             public Optional<Node> node() {
@@ -117,8 +135,8 @@ class QoSManagerTest {
             }
         };
         CgroupLayout layout = new CgroupLayout(cgroup, CgroupLayout.Version.V1, CgroupLayout.Driver.CGROUPFS);
-        return new QoSManager(agent, new CgroupWriter(layout, Clock.systemUTC(), 50), gates, false, "", evictions,
-                dir.resolve("sys"), 1, Clock.systemUTC());
+        return new QoSManager(agent, new CgroupWriter(layout, clock, 50), gates, false, "", evictions,
+                dir.resolve("sys"), 1, clock);
     }
 
     /** 8000m × 65 % = 5200 − LS 2000 − system max(3000 − 2500, 0) = 2700m → quota 270000 µs. */
@@ -199,5 +217,65 @@ class QoSManagerTest {
         qos.runOnce().orElseThrow();
         assertEquals(1, evicted.size(), "not evicted twice");
         assertEquals(Map.of("eviction-api/BEMemoryEvict/done", 1L), qos.evictionCounts());
+    }
+
+    /**
+     * BECPUEvict on YARN containers takes the graceful route. The quota holds BE at 2700m. BE uses 3000m: 0.5 for the
+     * pod and 1.5 + 1.0 for the two YARN containers. The request is 6000m (3 vcores each). Satisfaction is
+     * 2700 / 6000 = 45 % ≤ 60 %, so the release is 6000 × (80 % − 45 %) = 2100m. The busier container covers it. It is
+     * not killed: one release asks the broker to hold YARN at the other container's 3000m/1024Mi for 2 minutes.
+     */
+    @Test
+    void yarnContainersChosenForCpuLeaveByAReleaseToTheBroker() throws Exception {
+        tree();
+        gates = FeatureGates.parse("BECPUEvict=true");
+        yarn = List.of(new CollectTargets.YarnTarget("container_1_0001_01_000002", "", List.of(4242), 3, 1024, 0, false),
+                new CollectTargets.YarnTarget("container_1_0001_01_000003", "", List.of(4250), 3, 1024, 0, false));
+        yarnUsage = Map.of("container_1_0001_01_000002", new Usage(1.5, 1L << 29), "container_1_0001_01_000003", new Usage(1.0, 1L << 29));
+        QoSManager qos = manager("cfsQuota");
+        qos.runOnce().orElseThrow();
+        assertEquals(List.of(), releases, "the CPU evictor cools down for 20 s from its start");
+        clock.advance(Duration.ofSeconds(21));
+        QoSManager.Round round = qos.runOnce().orElseThrow();
+        assertEquals(Map.of("cpu", 2100L), round.cpuEvict().strategies().get("BECPUEvict").release(), round.cpuEvict().explain().toString());
+        assertEquals(List.of(), evicted, "no container is killed");
+        assertEquals(1, releases.size());
+        YarnRelease r = releases.get(0);
+        assertEquals(new Resources(3000, 1024L << 20), r.limit());
+        assertEquals(List.of("container_1_0001_01_000002"), r.containers());
+        assertEquals(clock.instant().plusSeconds(120), r.expires());
+        assertTrue(r.reason().startsWith("BECPUEvict: "), r.reason());
+        assertEquals(Map.of("graceful/BECPUEvict/done", 1L), qos.evictionCounts());
+
+        clock.advance(Duration.ofSeconds(21));
+        qos.runOnce().orElseThrow();
+        assertEquals(1, releases.size(), "the released container still runs: it is not asked for again");
+    }
+
+    private static final class MutableClock extends Clock {
+        private Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
     }
 }

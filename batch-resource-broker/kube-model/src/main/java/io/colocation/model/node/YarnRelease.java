@@ -1,0 +1,90 @@
+package io.colocation.model.node;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.ResourceLists;
+import io.colocation.model.Resources;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The graceful route of a CPU eviction that chose YARN containers: the koordlet annotates its Node with
+ * {@code colocation.io/yarn-release} and the broker holds YARN's grant on the node at most {@code limit} until
+ * {@code expires}, so the ResourceManager plugin preempts the excess (exit status PREEMPTED, no task failure).
+ * The koordlet writes it, the broker reads it; this class is the one format both use:
+ * <pre>{"limit": {"cpu": "1500m", "memory": "2147483648"}, "expires": "2026-11-23T10:00:40Z",
+ *  "reason": "BECPUEvict: ...", "containers": ["container_..."]}</pre>
+ * {@code limit} is absolute (YARN's allocation on the node minus what the victims hold, in the ledger's units:
+ * 1000m per vcore, bytes), so a preemption that already happened is not asked for again.
+ */
+public record YarnRelease(Resources limit, Instant expires, String reason, List<String> containers) {
+    public static final String ANNOTATION = "colocation.io/yarn-release";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public YarnRelease {
+        containers = List.copyOf(containers);
+    }
+
+    /** Whether the broker still holds YARN to the limit at {@code now}. */
+    public boolean activeAt(Instant now) {
+        return now.isBefore(expires);
+    }
+
+    public String toJson() {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode l = root.putObject("limit");
+        l.put("cpu", limit.cpuMilli() + "m");
+        l.put("memory", Long.toString(limit.memoryBytes()));
+        root.put("expires", expires.toString());
+        root.put("reason", reason);
+        ArrayNode ids = root.putArray("containers");
+        containers.forEach(ids::add);
+        return root.toString();
+    }
+
+    /**
+     * @param where names the Node, for errors
+     * @throws InvalidInputException naming the annotation and the field that is wrong
+     */
+    public static YarnRelease parse(String json, String where) throws InvalidInputException {
+        String at = where + ": annotation " + ANNOTATION;
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(at + ": malformed JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidInputException(at + ": must be a JSON object with limit and expires");
+        }
+        JsonNode limitNode = root.get("limit");
+        if (limitNode == null || !limitNode.has("cpu") || !limitNode.has("memory")) {
+            throw new InvalidInputException(at + ": limit must give cpu and memory");
+        }
+        Resources limit = ResourceLists.cpuMemory(limitNode, at + " limit");
+        JsonNode expiresNode = root.get("expires");
+        if (expiresNode == null || !expiresNode.isTextual()) {
+            throw new InvalidInputException(at + ": expires must be an RFC 3339 time such as 2026-11-23T10:00:40Z");
+        }
+        Instant expires;
+        try {
+            expires = OffsetDateTime.parse(expiresNode.textValue()).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new InvalidInputException(at + ": expires \"" + expiresNode.textValue()
+                    + "\" is not an RFC 3339 time such as 2026-11-23T10:00:40Z");
+        }
+        List<String> ids = new ArrayList<>();
+        JsonNode containers = root.path("containers");
+        for (JsonNode id : containers) {
+            ids.add(id.asText());
+        }
+        return new YarnRelease(limit, expires, root.path("reason").asText(""), ids);
+    }
+}
