@@ -12,6 +12,8 @@ import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.agent.ClusterEvictions;
 import io.colocation.koordlet.qos.agent.QoSManager;
+import io.colocation.koordlet.qos.agent.QoSOptions;
+import io.colocation.koordlet.qos.evict.MemoryPressureEvict;
 import io.colocation.koordlet.sim.LoadCurve;
 import io.colocation.koordlet.sim.SimulatedUsageSource;
 import io.colocation.koordlet.status.StatusServer;
@@ -147,7 +149,9 @@ public final class KoordletCommand {
         // The BE tier of this host's cgroups is enforced only when the usage is this host's (never for a simulated node).
         QoSManager qos = source instanceof HostUsageSource && config.qos.enabled
                 ? new QoSManager(koordlet.agentState(), new CgroupWriter(layout, clock, CGROUP_AUDIT_SIZE),
-                        FeatureGates.parse(config.qos.featureGates), config.qos.beCpuIdle, config.qos.yarnCgroupParent,
+                        FeatureGates.parse(config.qos.featureGates), new QoSOptions(config.qos.beCpuIdle, config.qos.yarnCgroupParent,
+                                config.qos.beMemoryHigh, new MemoryPressureEvict.Settings(config.qos.memoryPressureEvict.enabled,
+                                        config.qos.memoryPressureEvict.someAvg10Percent, config.qos.memoryPressureEvict.forSeconds)),
                         new ClusterEvictions(client, copilot, config.nodeName, clock), Path.of(config.host.sysRoot),
                         config.collect.intervalSeconds, clock)
                 : null;

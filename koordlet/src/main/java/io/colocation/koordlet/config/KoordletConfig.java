@@ -102,6 +102,22 @@ public final class KoordletConfig {
          * empty: hadoop-yarn under the kubelet's besteffort cgroup. Containers YARN placed itself are left alone.
          */
         public String yarnCgroupParent = "";
+        /**
+         * memory.high on the BE cgroup (cgroup v2): capacity × memoryEvictThresholdPercent − non-BE use, so batch is
+         * throttled before the node reaches the eviction threshold. Beyond Koordinator.
+         */
+        public boolean beMemoryHigh = false;
+        /** Eviction when the host's memory pressure stall stays high. Beyond Koordinator. */
+        public MemoryPressureEvict memoryPressureEvict = new MemoryPressureEvict();
+    }
+
+    /** Evict the first BE victim (BEMemoryEvict's order) when /proc/pressure/memory "some avg10" stays high. */
+    public static final class MemoryPressureEvict {
+        public boolean enabled = false;
+        /** The share of time some task stalled on memory (avg10, percent) that counts as high. */
+        public double someAvg10Percent = 40;
+        /** How long it must stay at or above that before the first eviction. */
+        public long forSeconds = 5;
     }
 
     public static final class Status {
@@ -121,6 +137,12 @@ public final class KoordletConfig {
             io.colocation.koordlet.qos.FeatureGates.parse(qos.featureGates);
         } catch (IllegalArgumentException e) {
             problems.add("qos.featureGates: " + e.getMessage());
+        }
+        if (qos.memoryPressureEvict.someAvg10Percent <= 0 || qos.memoryPressureEvict.someAvg10Percent > 100) {
+            problems.add("qos.memoryPressureEvict.someAvg10Percent must be in (0, 100], got " + qos.memoryPressureEvict.someAvg10Percent);
+        }
+        if (qos.memoryPressureEvict.forSeconds < 0) {
+            problems.add("qos.memoryPressureEvict.forSeconds must not be negative, got " + qos.memoryPressureEvict.forSeconds);
         }
         if (kubernetes.startupTimeoutSeconds < 1) {
             problems.add("kubernetes.startupTimeoutSeconds must be at least 1, got " + kubernetes.startupTimeoutSeconds);

@@ -138,7 +138,14 @@ public final class StatusServer implements AutoCloseable {
             cpu.set("cpusetCPUs", JSON.valueToTree(r.cpuSuppress().cpusetCpus()));
             cpu.put("cfsQuotaMicros", r.cpuSuppress().cfsQuotaMicros());
             cpu.set("explain", JSON.valueToTree(r.cpuSuppress().explain()));
-            for (var e : java.util.Map.of("memoryEvict", r.memoryEvict(), "cpuEvict", r.cpuEvict()).entrySet()) {
+            ObjectNode high = n.putObject("memoryHigh");
+            high.put("enabled", r.memoryHigh().enabled());
+            if (r.memoryHigh().highBytes() != null) {
+                high.put("bytes", r.memoryHigh().highBytes());
+            }
+            high.set("explain", JSON.valueToTree(r.memoryHigh().explain()));
+            for (var e : java.util.Map.of("memoryEvict", r.memoryEvict(), "memoryPressureEvict", r.memoryPressureEvict(),
+                    "cpuEvict", r.cpuEvict()).entrySet()) {
                 ObjectNode area = n.putObject(e.getKey());
                 area.set("strategies", JSON.valueToTree(e.getValue().strategies().keySet()));
                 area.set("victims", JSON.valueToTree(e.getValue().victims().stream().map(v -> v.toJson()).toList()));

@@ -24,6 +24,8 @@ class KoordletConfigLoaderTest {
         assertEquals("worker-7", c.nodeName);
         assertEquals(1, c.collect.intervalSeconds);
         assertEquals("http://127.0.0.1:8049", c.yarn.copilotUrl);
+        assertEquals(false, c.qos.beMemoryHigh);
+        assertEquals(40, c.qos.memoryPressureEvict.someAvg10Percent);
     }
 
     @Test
@@ -47,6 +49,10 @@ class KoordletConfigLoaderTest {
         assertMessage(l, "nodeName: [\n", "not valid YAML");
         assertMessage(l, "- a\n- b\n", "expected a map");
         assertMessage(l, "collect: {}\n", "nodeName is empty");
+        assertMessage(l, "nodeName: n\nqos: {memoryPressureEvict: {someAvg10Percent: 0}}\n",
+                "qos.memoryPressureEvict.someAvg10Percent must be in (0, 100], got 0.0");
+        assertMessage(l, "nodeName: n\nqos: {memoryPressureEvict: {forSeconds: -1}}\n",
+                "qos.memoryPressureEvict.forSeconds must not be negative, got -1");
     }
 
     private static void assertMessage(KoordletConfigLoader l, String yaml, String expected) {

@@ -14,6 +14,8 @@ import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
 import io.colocation.koordlet.qos.evict.CpuEvict;
 import io.colocation.koordlet.qos.evict.EvictionDecision;
 import io.colocation.koordlet.qos.evict.MemoryEvict;
+import io.colocation.koordlet.qos.evict.MemoryPressureEvict;
+import io.colocation.koordlet.qos.memory.BeMemoryHigh;
 import io.colocation.model.node.NodeAnnotations;
 import io.colocation.model.node.YarnRelease;
 import java.io.IOException;
@@ -50,8 +52,8 @@ public final class QoSManager implements AutoCloseable {
     private static final long TOPOLOGY_REFRESH_SECONDS = 60;
 
     /** The last round: when, the snapshot's decisions, whether the BE cgroup was there to write, the evictions done. */
-    public record Round(Instant time, CpuSuppressDecision cpuSuppress, EvictionDecision memoryEvict, EvictionDecision cpuEvict,
-            boolean enforced, List<Eviction> evictions) {
+    public record Round(Instant time, CpuSuppressDecision cpuSuppress, BeMemoryHigh.Decision memoryHigh, EvictionDecision memoryEvict,
+            EvictionDecision memoryPressureEvict, EvictionDecision cpuEvict, boolean enforced, List<Eviction> evictions) {
     }
 
     /** One eviction carried out (or tried): the victim, its area and strategy, and the outcome (null: done). */
@@ -73,7 +75,7 @@ public final class QoSManager implements AutoCloseable {
     private final AgentState agent;
     private final CgroupWriter writer;
     private final FeatureGates gates;
-    private final boolean beCpuIdle;
+    private final QoSOptions options;
     private final Path sysRoot;
     private final int collectIntervalSeconds;
     private final Clock clock;
@@ -85,6 +87,8 @@ public final class QoSManager implements AutoCloseable {
     private final Map<String, Long> evictionCounts = new ConcurrentHashMap<>();
     private final BeCpuWindow beCpu = new BeCpuWindow();
     private Instant lastMemoryEviction = Instant.EPOCH;
+    /** Since when the host's memory pressure stall has been at or above the threshold; null when it is not. */
+    private Instant pressureHighSince;
     private Instant lastCpuEviction;
     private ScheduledExecutorService thread;
     private List<Processor> topology = List.of();
@@ -92,24 +96,22 @@ public final class QoSManager implements AutoCloseable {
     private volatile Round last;
     private volatile State state = State.LATENT;
 
-    /**
-     * @param yarnCgroupParent where YARN containers without a cgroup are put; empty: {@code <BE cgroup>/hadoop-yarn}
-     * @param evictions        carries out the evictions the strategies decide
-     */
-    public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, boolean beCpuIdle, String yarnCgroupParent,
-            EvictionExecutor evictions, Path sysRoot, int collectIntervalSeconds, Clock clock) {
+    /** @param evictions carries out the evictions the strategies decide */
+    public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, QoSOptions options, EvictionExecutor evictions,
+            Path sysRoot, int collectIntervalSeconds, Clock clock) {
         this.evictions = evictions;
         this.lastCpuEviction = clock.instant(); // Koordinator's CPU evictor cools down from its start
         this.agent = agent;
         this.writer = writer;
         this.gates = gates;
-        this.beCpuIdle = beCpuIdle;
+        this.options = options;
         this.sysRoot = sysRoot;
         this.collectIntervalSeconds = collectIntervalSeconds;
         this.clock = clock;
         this.beDir = writer.layout().qosDir("BestEffort");
-        this.yarn = new YarnCgroups(writer, yarnCgroupParent == null || yarnCgroupParent.isBlank() ? beDir + "/hadoop-yarn"
-                : yarnCgroupParent.replaceAll("^/+|/+$", ""));
+        String yarnParent = options.yarnCgroupParent();
+        this.yarn = new YarnCgroups(writer, yarnParent == null || yarnParent.isBlank() ? beDir + "/hadoop-yarn"
+                : yarnParent.replaceAll("^/+|/+$", ""));
     }
 
     public synchronized void start() {
@@ -123,7 +125,8 @@ public final class QoSManager implements AutoCloseable {
         });
         thread.scheduleWithFixedDelay(this::runOnceSafely, 1, 1, TimeUnit.SECONDS);
         state = State.STARTED;
-        LOG.info("koordlet QoS: BE cgroup {}, feature gates {}, cpu.idle mark {}", beDir, gates.asMap(), beCpuIdle ? "on" : "off");
+        LOG.info("koordlet QoS: BE cgroup {}, feature gates {}, cpu.idle mark {}, memory.high {}, memory pressure eviction {}", beDir,
+                gates.asMap(), options.beCpuIdle() ? "on" : "off", options.beMemoryHigh() ? "on" : "off", options.memoryPressure());
     }
 
     private void runOnceSafely() {
@@ -154,21 +157,29 @@ public final class QoSManager implements AutoCloseable {
         }
         snapshot = Optional.of(snapshot.get().withBestEffort(beCpu.record(now, snapshot.get())));
         CpuSuppressDecision suppress = CpuSuppress.decide(snapshot.get());
+        BeMemoryHigh.Decision memoryHigh = BeMemoryHigh.decide(snapshot.get(), options.beMemoryHigh());
         if (beExists) {
             yarn.reconcile(agent.yarnContainers().orElse(List.of()));
-            new BeCpuEnforcer(writer, beDir).apply(suppress, cpuset == null ? List.of() : cpuset, beCpuIdle);
+            new BeCpuEnforcer(writer, beDir).apply(suppress, cpuset == null ? List.of() : cpuset, options.beCpuIdle());
+            applyMemoryHigh(memoryHigh);
         }
         EvictionDecision memory = MemoryEvict.decide(snapshot.get());
+        double someAvg10 = agent.lastSample().pressure().memorySome();
+        pressureHighSince = someAvg10 >= options.memoryPressure().someAvg10Percent()
+                ? (pressureHighSince == null ? now : pressureHighSince) : null;
+        EvictionDecision pressure = MemoryPressureEvict.decide(snapshot.get(), options.memoryPressure(), someAvg10,
+                pressureHighSince == null ? 0 : Duration.between(pressureHighSince, now).toSeconds());
         EvictionDecision cpu = CpuEvict.decide(snapshot.get());
         List<Eviction> done = new ArrayList<>();
         evicted.values().removeIf(t -> t.isBefore(now.minus(RECENTLY_EVICTED)));
-        if (!now.isBefore(lastMemoryEviction.plus(MEMORY_COOL_DOWN)) && carryOut(now, "memory", memory, snapshot.get(), done)) {
+        if (!now.isBefore(lastMemoryEviction.plus(MEMORY_COOL_DOWN)) && (carryOut(now, "memory", memory, snapshot.get(), done)
+                || carryOut(now, "memory", pressure, snapshot.get(), done))) {
             lastMemoryEviction = now;
         }
         if (!now.isBefore(lastCpuEviction.plus(CPU_COOL_DOWN)) && carryOut(now, "cpu", cpu, snapshot.get(), done)) {
             lastCpuEviction = now;
         }
-        Round round = new Round(now, suppress, memory, cpu, beExists, done);
+        Round round = new Round(now, suppress, memoryHigh, memory, pressure, cpu, beExists, done);
         last = round;
         return Optional.of(round);
     }
@@ -220,6 +231,19 @@ public final class QoSManager implements AutoCloseable {
         evicted.put(v, now);
         LOG.warn("koordlet QoS: evicted {} by {} ({} route): {}", v, strategy, route, reason);
         return true;
+    }
+
+    /** memory.high on the BE cgroup where the kernel has it (v2): the decision's bytes, or no limit when off. */
+    private void applyMemoryHigh(BeMemoryHigh.Decision d) {
+        if (!writer.supports(beDir, CgroupWriter.Knob.MEMORY_HIGH)) {
+            if (d.highBytes() != null) {
+                warnings.warn("koordlet QoS memory.high", "qos.beMemoryHigh is on but " + beDir + " has no memory.high (cgroup "
+                        + writer.layout().version() + "; it needs v2): the BE tier is not throttled before eviction");
+            }
+            return;
+        }
+        writer.set(beDir, CgroupWriter.Knob.MEMORY_HIGH, d.highBytes() == null ? "-1" : Long.toString(d.highBytes()),
+                String.join("; ", d.explain()));
     }
 
     /** Evictions so far by {@code route/strategy/outcome}. */

@@ -76,17 +76,22 @@ public final class MemoryEvict {
 
     private static Planned beMemoryEvict(NodeSnapshot s, ResourceThresholds t, List<String> explain) throws Planned.InvalidConfig {
         Map<String, Long> release = releaseByUsage(s, t, FeatureGates.BE_MEMORY_EVICT, explain);
+        return new Planned(EvictionTask.Target.POD_USED, release, beCandidates(s, FeatureGates.BE_MEMORY_EVICT),
+                c -> Map.of(ResourceNames.MEMORY, c.memoryUsed()));
+    }
+
+    /** BEMemoryEvict's order: BE pods the strategy may evict and YARN containers, ApplicationMasters last. */
+    static List<Candidate> beCandidates(NodeSnapshot s, String strategy) {
         List<Candidate> candidates = new ArrayList<>();
         for (PodState p : s.pods()) {
-            if (p.rawQoS() == QoSClass.BE && p.evictionAllowedBy(FeatureGates.BE_MEMORY_EVICT)) {
+            if (p.rawQoS() == QoSClass.BE && p.evictionAllowedBy(strategy)) {
                 candidates.add(Candidate.of(p, p.memoryUsedBytes() == null ? 0 : p.memoryUsedBytes(), 0, 0));
             }
         }
         for (YarnContainerState c : s.yarnContainers()) {
             candidates.add(Candidate.of(c));
         }
-        List<Candidate> sorted = Ordering.mastersLast(Ordering.sort(candidates, MemoryEvict::beLess));
-        return new Planned(EvictionTask.Target.POD_USED, release, sorted, c -> Map.of(ResourceNames.MEMORY, c.memoryUsed()));
+        return Ordering.mastersLast(Ordering.sort(candidates, MemoryEvict::beLess));
     }
 
     /** Priority ascending when both have one, then memory used descending, unmeasured last, then name descending. */

@@ -12,6 +12,7 @@ import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.Victim;
+import io.colocation.koordlet.qos.evict.MemoryPressureEvict;
 import io.colocation.model.Resources;
 import io.colocation.model.node.YarnRelease;
 import io.colocation.model.slo.NodeSLO;
@@ -50,6 +51,9 @@ class QoSManagerTest {
     private FeatureGates gates = FeatureGates.defaultGates();
     private long nodeMemory = 8L << 30;
     private Map<String, Usage> yarnUsage = Map.of();
+    private QoSOptions options = QoSOptions.defaults();
+    private CgroupLayout.Version version = CgroupLayout.Version.V1;
+    private HostSample.Pressure pressure = HostSample.Pressure.NONE;
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-23T10:00:00Z"));
     private final List<String> evicted = new java.util.ArrayList<>();
     private final List<YarnRelease> releases = new java.util.ArrayList<>();
@@ -102,7 +106,7 @@ class QoSManagerTest {
                 .put("cpuEvictBESatisfactionUpperPercent", 80);
         slo.setSpec(new NodeSLO.Spec(thresholds, null, null, null, null, null));
         HostSample sample = new HostSample(0, new Usage(3.0, nodeMemory), Map.of("u-web", new Usage(2.0, 4L << 30),
-                "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), yarnUsage, new Usage(0, 0), HostSample.Pressure.NONE);
+                "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), yarnUsage, new Usage(0, 0), pressure);
         AgentState agent = new AgentState() {
             @Override
             public Optional<Node> node() {
@@ -134,9 +138,8 @@ class QoSManagerTest {
                 return "hadoop-yarn";
             }
         };
-        CgroupLayout layout = new CgroupLayout(cgroup, CgroupLayout.Version.V1, CgroupLayout.Driver.CGROUPFS);
-        return new QoSManager(agent, new CgroupWriter(layout, clock, 50), gates, false, "", evictions,
-                dir.resolve("sys"), 1, clock);
+        CgroupLayout layout = new CgroupLayout(cgroup, version, CgroupLayout.Driver.CGROUPFS);
+        return new QoSManager(agent, new CgroupWriter(layout, clock, 50), gates, options, evictions, dir.resolve("sys"), 1, clock);
     }
 
     /** 8000m × 65 % = 5200 − LS 2000 − system max(3000 − 2500, 0) = 2700m → quota 270000 µs. */
@@ -250,6 +253,53 @@ class QoSManagerTest {
         clock.advance(Duration.ofSeconds(21));
         qos.runOnce().orElseThrow();
         assertEquals(1, releases.size(), "the released container still runs: it is not asked for again");
+    }
+
+    /**
+     * cgroup v2 with qos.beMemoryHigh: memory.high on the BE root = 32 GiB × 70 % − non-BE use (20 GiB node − 1 GiB of
+     * the BE pod) = 24051816810 − 20401094656 = 3650722154 B, in 16 MiB steps 3640655872 B; turned off, it is lifted.
+     */
+    @Test
+    void cgroupV2GetsMemoryHighOnTheBeRootBelowTheEvictionThreshold() throws Exception {
+        cgroup = dir.resolve("cgroup2");
+        Files.createDirectories(cgroup.resolve(container));
+        Files.writeString(cgroup.resolve("cgroup.controllers"), "cpuset cpu memory\n");
+        for (String d : List.of(be, pod, container)) {
+            Files.writeString(cgroup.resolve(d).resolve("cpuset.cpus"), "0-7\n");
+            Files.writeString(cgroup.resolve(d).resolve("cpu.max"), "max 100000\n");
+            Files.writeString(cgroup.resolve(d).resolve("memory.high"), "max\n");
+        }
+        version = CgroupLayout.Version.V2;
+        nodeMemory = 20L << 30;
+        options = new QoSOptions(false, "", true, QoSOptions.PRESSURE_OFF);
+        QoSManager.Round round = manager("cfsQuota").runOnce().orElseThrow();
+        assertEquals(3640655872L, round.memoryHigh().highBytes(), round.memoryHigh().explain().toString());
+        assertEquals("3640655872", Files.readString(cgroup.resolve(be).resolve("memory.high")));
+        assertEquals("max\n", Files.readString(cgroup.resolve(pod).resolve("memory.high")), "only the BE root is limited");
+
+        options = QoSOptions.defaults();
+        manager("cfsQuota").runOnce().orElseThrow();
+        assertEquals("max", Files.readString(cgroup.resolve(be).resolve("memory.high")), "off: no limit");
+    }
+
+    /**
+     * Memory some avg10 at 55 % (threshold 40 % for 5 s) while usage is below every percentage threshold: nothing at
+     * first, then after 6 s the first BE candidate (the BE pod) is evicted on the memory route.
+     */
+    @Test
+    void aSustainedMemoryPressureStallEvictsTheFirstBeCandidate() throws Exception {
+        tree();
+        options = new QoSOptions(false, "", false, new MemoryPressureEvict.Settings(true, 40, 5));
+        pressure = new HostSample.Pressure(0, 55, 20, 0, 0);
+        QoSManager qos = manager("cpuset");
+        QoSManager.Round first = qos.runOnce().orElseThrow();
+        assertEquals(List.of(), evicted, first.memoryPressureEvict().explain().toString());
+        clock.advance(Duration.ofSeconds(6));
+        QoSManager.Round round = qos.runOnce().orElseThrow();
+        assertEquals(List.of("pod batch/spark memory MemoryPressureEvict"), evicted, round.memoryPressureEvict().explain().toString());
+        assertTrue(round.memoryPressureEvict().explain().get(0).startsWith("MemoryPressureEvict: memory some avg10 55.0% ≥ 40.0% for 6 s"),
+                round.memoryPressureEvict().explain().toString());
+        assertEquals(Map.of("eviction-api/MemoryPressureEvict/done", 1L), qos.evictionCounts());
     }
 
     private static final class MutableClock extends Clock {
