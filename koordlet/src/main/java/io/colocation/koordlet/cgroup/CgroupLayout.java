@@ -29,7 +29,8 @@ public final class CgroupLayout {
         CPU_SHARES("cpu", "cpu.shares", "cpu.weight"),
         CPU_IDLE("cpu", "cpu.idle", "cpu.idle"),
         MEMORY_LIMIT("memory", "memory.limit_in_bytes", "memory.max"),
-        MEMORY_HIGH(null, null, "memory.high");
+        MEMORY_HIGH(null, null, "memory.high"),
+        MEMORY_MOVE_CHARGE("memory", "memory.move_charge_at_immigrate", null);
 
         final String v1Subsystem;
         final String v1File;
@@ -84,7 +85,7 @@ public final class CgroupLayout {
     /** The file of {@code what} for the cgroup {@code dir}, or null where this version has none. */
     public Path file(String dir, Interface what) {
         if (version == Version.V2) {
-            return root.resolve(dir).resolve(what.v2File);
+            return what.v2File == null ? null : root.resolve(dir).resolve(what.v2File);
         }
         return what.v1File == null ? null : root.resolve(what.v1Subsystem).resolve(dir).resolve(what.v1File);
     }

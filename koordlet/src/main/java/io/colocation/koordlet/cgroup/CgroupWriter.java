@@ -39,7 +39,9 @@ public final class CgroupWriter {
         /** bytes; -1 = unlimited */
         MEMORY_LIMIT(CgroupLayout.Interface.MEMORY_LIMIT),
         /** bytes, v2 only; -1 = unlimited */
-        MEMORY_HIGH(CgroupLayout.Interface.MEMORY_HIGH);
+        MEMORY_HIGH(CgroupLayout.Interface.MEMORY_HIGH),
+        /** v1 only, a bitmask: 1 anonymous, 2 file pages move with a process that joins the group (v2 never moves them) */
+        MEMORY_MOVE_CHARGE(CgroupLayout.Interface.MEMORY_MOVE_CHARGE);
 
         final CgroupLayout.Interface file;
 
@@ -106,6 +108,12 @@ public final class CgroupWriter {
     }
 
     /** Makes the cgroup in every hierarchy; a v1 cpuset gets its parent's CPUs and memory nodes (the kernel starts it empty). */
+    /** Whether the cgroup exists (in the CPU hierarchy on v1). */
+    public boolean exists(String dir) {
+        Path file = layout.file(dir, CgroupLayout.Interface.CPUSET_CPUS);
+        return file != null && Files.isDirectory(file.getParent());
+    }
+
     public void create(String dir) throws IOException {
         for (Path p : layout.hierarchies(dir)) {
             Files.createDirectories(p);
@@ -204,6 +212,12 @@ public final class CgroupWriter {
             case CPU_IDLE -> {
                 if (!value.equals("0") && !value.equals("1")) {
                     throw new IllegalArgumentException("cpu.idle must be 0 or 1, not '" + value + "'");
+                }
+                return value;
+            }
+            case MEMORY_MOVE_CHARGE -> {
+                if (!value.matches("[0-3]")) {
+                    throw new IllegalArgumentException("memory.move_charge_at_immigrate must be 0 to 3, not '" + value + "'");
                 }
                 return value;
             }

@@ -181,13 +181,18 @@ class QoSManagerTest {
 
     /**
      * A YARN container YARN left outside any cgroup (DefaultContainerExecutor) gets one under the BE tier, with shares
-     * and a memory limit from its allocation, and its processes; one placed by YARN is left alone; both are then
+     * and a memory limit from its allocation, and its processes, although the copilot reports where YARN's cgroup would
+     * be (it always does); one whose reported cgroup exists was placed by YARN and is left alone; both are then
      * suppressed with the tier.
      */
     @Test
     void yarnContainersArePlacedInTheBeTier() throws Exception {
         tree();
-        yarn = List.of(new CollectTargets.YarnTarget("container_1_0001_01_000002", "", List.of(4242, 4243), 2, 1024, 0, false),
+        for (String h : List.of("cpu", "cpuacct", "cpuset", "memory")) {
+            Files.createDirectories(cgroup.resolve(h).resolve("yarn-own/container_1_0001_01_000003"));
+        }
+        yarn = List.of(new CollectTargets.YarnTarget("container_1_0001_01_000002", "kubepods/besteffort/hadoop-yarn/container_1_0001_01_000002",
+                        List.of(4242, 4243), 2, 1024, 0, false),
                 new CollectTargets.YarnTarget("container_1_0001_01_000003", "yarn-own/container_1_0001_01_000003", List.of(4250),
                         1, 512, 0, false));
         QoSManager qos = manager("cpuset");
