@@ -7,7 +7,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupWriter;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.koordlet.collect.CollectTargets;
+import io.colocation.koordlet.collect.HostSample;
+import io.colocation.koordlet.collect.HostUsageSource;
+import io.colocation.koordlet.collect.MemoryCollectPolicy;
+import io.colocation.koordlet.qos.FeatureGates;
+import io.colocation.koordlet.qos.Victim;
+import io.colocation.model.node.YarnRelease;
+import io.colocation.model.slo.NodeSLO;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.colocation.koordlet.collect.KernelBurner;
 import io.colocation.koordlet.collect.ProcessCpuTime;
 import java.io.BufferedReader;
@@ -19,6 +32,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +48,7 @@ class BeTierKernelTest {
     private static final Path ROOT = Path.of("/sys/fs/cgroup");
 
     private final List<Process> processes = new ArrayList<>();
+    private static final long MI = 1L << 20;
     private CgroupWriter writer;
     private final List<String> made = new ArrayList<>();
 
@@ -73,7 +89,7 @@ class BeTierKernelTest {
         // The most weight there is, so other work on a busy CI machine never holds the burner below its quota.
         writer.set(parent, CgroupWriter.Knob.CPU_SHARES, "262144", "test: the quota alone limits the burner");
 
-        Process burner = start();
+        Process burner = start("cpu");
         String container = "container_1_0001_01_000002";
         YarnCgroups yarn = new YarnCgroups(writer, be + "/hadoop-yarn");
         yarn.reconcile(List.of(new CollectTargets.YarnTarget(container, "", List.of((int) burner.pid()), 1, 512, 0, false)));
@@ -96,10 +112,105 @@ class BeTierKernelTest {
         assertTrue(last.oldValue().startsWith("20000") && last.error() == null, last.toString());
     }
 
-    private Process start() throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                KernelBurner.class.getName(), "cpu").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    /**
+     * BEMemoryEvict on real measurements: two BE pods in their kubelet-style cgroups under the BE tier, one holding
+     * 240 MiB and one 40 MiB; the Node's memory capacity is set so this host's use is at the 70 % threshold (lower
+     * 69 %, a release of 1 % of capacity, less than the big pod's memory); the QoS loop evicts the big pod, and only it.
+     */
+    @Test
+    void theMemoryHungryBePodIsTheOneEvicted() throws Exception {
+        CgroupLayout layout = CgroupLayout.detect(ROOT, "auto", "cgroupfs");
+        Path probe = layout.version() == CgroupLayout.Version.V2 ? ROOT : ROOT.resolve("memory");
+        assumeTrue(Files.isWritable(probe), "needs root and a writable cgroup mount at " + ROOT);
+        assumeTrue(Files.notExists(probe.resolve("kubepods")), "a kubelet's kubepods cgroup is on this host: not touched");
+        writer = new CgroupWriter(layout, Clock.systemUTC(), 16);
+        String be = layout.qosDir("BestEffort");
+        for (String dir : List.of("kubepods", be)) {
+            writer.create(dir);
+            made.add(dir);
+        }
+        List<Pod> pods = new ArrayList<>();
+        List<CollectTargets.PodTarget> targets = new ArrayList<>();
+        for (String[] p : List.of(new String[] {"hog-big", "240"}, new String[] {"hog-small", "40"})) {
+            String uid = UUID.randomUUID().toString();
+            String dir = layout.podDir("BestEffort", uid);
+            writer.create(dir);
+            made.add(dir);
+            Process hog = start("memory", p[1]);
+            writer.moveProcess(dir, hog.pid(), "test: " + p[0]);
+            go(hog);
+            pods.add(new PodBuilder().withNewMetadata().withName(p[0]).withNamespace("batch").withUid(uid)
+                    .withLabels(Map.of("koordinator.sh/qosClass", "BE")).endMetadata().withNewSpec().withPriority(5500)
+                    .addNewContainer().withName("c").endContainer().endSpec().withNewStatus().withPhase("Running")
+                    .withQosClass("BestEffort").endStatus().build());
+            targets.add(new CollectTargets.PodTarget(uid, "batch", p[0], "BestEffort", List.of()));
+        }
+        HostUsageSource source = new HostUsageSource(Path.of("/proc"), layout);
+        HostSample sample = source.collect(new CollectTargets(targets, false, List.of(), false, List.of(),
+                MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE), System.currentTimeMillis());
+        long capacity = sample.node().memoryBytes() * 100 / 70;
+        NodeSLO slo = new NodeSLO();
+        slo.setSpec(new NodeSLO.Spec(new ObjectMapper().createObjectNode().put("enable", true).put("memoryEvictThresholdPercent", 70)
+                .put("memoryEvictLowerPercent", 69), null, null, null, null, null));
+        Map<String, Quantity> resources = Map.of("cpu", new Quantity("2"), "memory", new Quantity(Long.toString(capacity)));
+        Node node = new NodeBuilder().withNewMetadata().withName("kernel-node").endMetadata().withNewStatus().withCapacity(resources)
+                .withAllocatable(resources).endStatus().build();
+        AgentState agent = new AgentState() {
+            @Override
+            public Optional<Node> node() {
+                return Optional.of(node);
+            }
+
+            @Override
+            public List<Pod> pods() {
+                return pods;
+            }
+
+            @Override
+            public Optional<NodeSLO> nodeSlo() {
+                return Optional.of(slo);
+            }
+
+            @Override
+            public HostSample lastSample() {
+                return sample;
+            }
+
+            @Override
+            public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
+                return Optional.empty();
+            }
+
+            @Override
+            public String yarnHostApplication() {
+                return "hadoop-yarn";
+            }
+        };
+        List<String> evicted = new ArrayList<>();
+        EvictionExecutor executor = new EvictionExecutor() {
+            @Override
+            public Optional<String> evict(Victim victim, String area, String strategy, String reason) {
+                evicted.add(victim + " " + strategy);
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<String> releaseYarn(YarnRelease release) {
+                throw new AssertionError("no YARN container here");
+            }
+        };
+        QoSManager qos = new QoSManager(agent, writer, FeatureGates.parse("BECPUSuppress=false,BEMemoryEvict=true"), QoSOptions.defaults(),
+                executor, Path.of("/sys/devices/system/cpu"), 1, Clock.systemUTC());
+        QoSManager.Round round = qos.runOnce().orElseThrow();
+        assertTrue(sample.pods().get(pods.get(0).getMetadata().getUid()).memoryBytes() >= 240 * MI, "the big hog's 240 MiB are measured");
+        assertEquals(List.of("pod batch/hog-big BEMemoryEvict"), evicted, round.memoryEvict().explain().toString());
+    }
+
+    private Process start(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx320m",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), KernelBurner.class.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         processes.add(p);
         return p;
     }
