@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The sandbox scenario as CI runs it: the distribution's `colocation sandbox` with 2 nodes and a short scenario must
 # exit 0 (its invariants held: no overcommit under partitioned, the MapReduce job succeeded, Batch used by both sides,
-# at least one preemption) and leave nothing behind (no process, work directory or port of its own).
+# at least one preemption) and leave nothing behind (no process, work directory, cgroup or port of its own).
 # Usage: dev/test-sandbox.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 summary=$(mktemp --suffix=.json)
 before=$(find /tmp -maxdepth 1 -name 'colocation-sandbox-*' | wc -l)
+# the sandbox makes kubepods/besteffort for its node on this host's cgroups (only when no kubelet's is there)
+kubepods_before=$(find /sys/fs/cgroup -maxdepth 2 -name kubepods 2>/dev/null | wc -l)
 status=0
 dist/target/colocation/bin/colocation sandbox --nodes 2 --duration 100s --summary-json "$summary" || status=$?
 cat "$summary" 2>/dev/null || true
@@ -25,6 +27,10 @@ fi
 after=$(find /tmp -maxdepth 1 -name 'colocation-sandbox-*' | wc -l)
 if [ "$after" -gt "$before" ]; then
   echo "test-sandbox: a work directory was left in /tmp" >&2
+  exit 1
+fi
+if [ "$(find /sys/fs/cgroup -maxdepth 2 -name kubepods 2>/dev/null | wc -l)" -gt "$kubepods_before" ]; then
+  echo "test-sandbox: a kubepods cgroup was left behind" >&2
   exit 1
 fi
 echo "test-sandbox: passed, nothing left behind"

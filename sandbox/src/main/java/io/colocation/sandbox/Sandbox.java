@@ -3,6 +3,7 @@ package io.colocation.sandbox;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.sandbox.parts.ChildProcess;
+import io.colocation.sandbox.parts.HostBestEffortTier;
 import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.NodeSimulator;
 import io.colocation.sandbox.parts.PartFailedException;
@@ -82,6 +83,17 @@ public final class Sandbox implements AutoCloseable {
             narrator.say(nodes.size() + " nodes registered and kept Ready by the node simulator (" + NODE_CORES + " cores, " + NODE_MEMORY_GI
                     + " GiB each)");
 
+            // One node's koordlet enforces on this host's real cgroups (its NodeManager's containers are real processes
+            // here); the tier is made before YARN starts and removed after YARN stopped.
+            HostBestEffortTier.Result host = HostBestEffortTier.create(Path.of("/sys/fs/cgroup"));
+            if (host.tier() != null) {
+                parts.push(host.tier());
+                narrator.say(nodes.get(0) + " also runs on this host's real cgroups: its koordlet places its NodeManager's YARN"
+                        + " containers in " + host.tier().describe() + " and suppresses that BE tier");
+            } else {
+                narrator.say("every node is simulated: " + host.why());
+            }
+
             SandboxYarn yarn = null;
             List<SandboxYarn.NodeManager> nodeManagers = List.of();
             if (options.yarn()) {
@@ -117,7 +129,8 @@ public final class Sandbox implements AutoCloseable {
                 List<String> opts = new ArrayList<>(List.of("-Dkoordlet.kubernetes.kubeconfig=" + api.kubeconfig(),
                         "-Dkoordlet.simulatedLoadFile=" + load, "-Dkoordlet.status.port=0",
                         "-Dkoordlet.prediction.checkpointDir=" + work.resolve("checkpoints-" + node),
-                        "-Dkoordlet.yarn.copilotUrl=" + (nodeManagers.isEmpty() ? "" : nodeManagers.get(i).copilotUrl())));
+                        "-Dkoordlet.yarn.copilotUrl=" + (nodeManagers.isEmpty() ? "" : nodeManagers.get(i).copilotUrl()),
+                        "-Dkoordlet.qos.enforceOnSimulatedLoad=" + (i == 0 && host.tier() != null)));
                 parts.push(ChildProcess.start("koordlet " + node, launcher, List.of("koordlet", conf.resolve("koordlet.yml").toString()), opts,
                         Map.of("NODE_NAME", node), logs.resolve("koordlet-" + node + ".log"), Duration.ofSeconds(60), () -> reported(client, node)));
             }
@@ -135,7 +148,9 @@ public final class Sandbox implements AutoCloseable {
                       logs:      %s
                     """.formatted(port, token, api.kubeconfig(), launcher, port, port, logs));
 
-            Summary summary = scenario.play(clock);
+            Summary summary = scenario.play(clock).withHostCgroups(host.tier() == null ? "not used: " + host.why()
+                    : nodes.get(0) + ": " + host.tier().containersPlaced() + " YARN containers placed by its koordlet in "
+                            + host.tier().describe());
             narrator.plain("\n" + summary.table() + "\n");
             if (options.summaryJson() != null) {
                 summary.write(options.summaryJson());

@@ -9,12 +9,13 @@ import java.nio.file.Path;
  * What the scenario showed, printed as a table and optionally written as JSON. CPU in cores.
  *
  * @param overcommitSamples node samples where the two grants together exceeded Batch (must be 0 under partitioned)
- * @param evictions         BE pods evicted (the koordlet's eviction comes with its part 2: 0 until then)
+ * @param evictions         BE pods evicted (simulated nodes do not evict)
+ * @param hostCgroups       what the one node on this host's real cgroups did, or why there is none
  */
 public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double nodeUsageCoresPeak, double batchCoresAvg,
         double batchCoresAtSpike, double kubernetesUsedCoresPeak, double yarnUsedCoresPeak, double peakUtilisationPercent,
         long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsSubmitted,
-        String mapReduceJob, boolean mapReduceSucceeded) {
+        String mapReduceJob, boolean mapReduceSucceeded, String hostCgroups) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -30,7 +31,15 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                 row("YARN containers preempted", Long.toString(preemptions)),
                 row("BE pods evicted", evictions + " (simulated nodes do not evict; the koordlet evicts on real hosts)"),
                 row("batch pods completed", batchPodsCompleted + " of " + batchPodsSubmitted),
-                row("MapReduce job", mapReduceJob));
+                row("MapReduce job", mapReduceJob),
+                row("this host's cgroups", hostCgroups));
+    }
+
+    /** The same summary with what the node on this host's cgroups did. */
+    public Summary withHostCgroups(String text) {
+        return new Summary(policy, nodes, nodeUsageCoresAvg, nodeUsageCoresPeak, batchCoresAvg, batchCoresAtSpike,
+                kubernetesUsedCoresPeak, yarnUsedCoresPeak, peakUtilisationPercent, overcommitSamples, samples, preemptions, evictions,
+                batchPodsCompleted, batchPodsSubmitted, mapReduceJob, mapReduceSucceeded, text);
     }
 
     private static String row(String what, String value) {

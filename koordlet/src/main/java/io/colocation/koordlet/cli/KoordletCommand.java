@@ -146,8 +146,9 @@ public final class KoordletCommand {
             throw new StartException("cannot configure the Kubernetes client: " + e.getMessage(), e);
         }
         Koordlet koordlet = new Koordlet(config, client, source, layout, copilot, clock);
-        // The BE tier of this host's cgroups is enforced only when the usage is this host's (never for a simulated node).
-        QoSManager qos = source instanceof HostUsageSource && config.qos.enabled
+        // The BE tier of this host's cgroups is enforced when the usage is this host's, or on purpose for a simulated
+        // node whose YARN containers run here (the sandbox).
+        QoSManager qos = (source instanceof HostUsageSource || config.qos.enforceOnSimulatedLoad) && config.qos.enabled
                 ? new QoSManager(koordlet.agentState(), new CgroupWriter(layout, clock, CGROUP_AUDIT_SIZE),
                         FeatureGates.parse(config.qos.featureGates), new QoSOptions(config.qos.beCpuIdle, config.qos.yarnCgroupParent,
                                 config.qos.beMemoryHigh, new MemoryPressureEvict.Settings(config.qos.memoryPressureEvict.enabled,

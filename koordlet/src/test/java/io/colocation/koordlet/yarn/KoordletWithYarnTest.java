@@ -11,10 +11,9 @@ import io.colocation.koordlet.qos.agent.AgentState;
 import io.colocation.koordlet.qos.agent.ClusterEvictions;
 import io.colocation.koordlet.qos.agent.QoSManager;
 import io.colocation.koordlet.qos.agent.QoSOptions;
+import io.colocation.koordlet.qos.agent.StubAgentState;
 import io.colocation.model.slo.NodeSLO;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.Map;
@@ -157,39 +156,11 @@ class KoordletWithYarnTest {
         slo.setSpec(new NodeSLO.Spec(new ObjectMapper().createObjectNode().put("enable", true).put("memoryEvictThresholdPercent", 70)
                 .put("memoryEvictLowerPercent", 69),
                 null, null, null, null, null));
-        AgentState agent = new AgentState() {
-            @Override
-            public Optional<Node> node() {
-                Map<String, Quantity> r = Map.of("cpu", new Quantity("2"), "memory", new Quantity(Long.toString(capacity.get())));
-                return Optional.of(new NodeBuilder().withNewMetadata().withName("yarn-host").endMetadata().withNewStatus()
-                        .withCapacity(r).withAllocatable(r).endStatus().build());
-            }
-
-            @Override
-            public List<Pod> pods() {
-                return List.of();
-            }
-
-            @Override
-            public Optional<NodeSLO> nodeSlo() {
-                return Optional.of(slo);
-            }
-
-            @Override
-            public HostSample lastSample() {
-                return last.get();
-            }
-
-            @Override
-            public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-                return Optional.of(containers.get());
-            }
-
-            @Override
-            public String yarnHostApplication() {
-                return "hadoop-yarn";
-            }
-        };
+        AgentState agent = new StubAgentState(() -> {
+            Map<String, Quantity> r = Map.of("cpu", new Quantity("2"), "memory", new Quantity(Long.toString(capacity.get())));
+            return new NodeBuilder().withNewMetadata().withName("yarn-host").endMetadata().withNewStatus().withCapacity(r)
+                    .withAllocatable(r).endStatus().build();
+        }, List::of, slo, last::get, () -> Optional.of(containers.get()));
         QoSManager qos = new QoSManager(agent, writer, FeatureGates.parse("BECPUSuppress=false,BEMemoryEvict=true"), QoSOptions.defaults(),
                 new ClusterEvictions(null, copilot, "yarn-host", Clock.systemUTC()), Path.of("/sys/devices/system/cpu"), 1,
                 Clock.systemUTC());

@@ -165,7 +165,7 @@ public final class Scenario {
         narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : ""));
         return new Summary(policy, nodes.size(), samples == 0 ? 0 : nodeUsageSum / samples, nodeUsagePeak, samples == 0 ? 0 : batchSum / samples,
                 Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
-                preempted, 0, simulator.podsSucceeded(), podsSubmitted, jobResult, jobOk);
+                preempted, 0, simulator.podsSucceeded(), podsSubmitted, jobResult, jobOk, "");
     }
 
     private void sample(Map<String, BrokerView.Ledger> ledgers, boolean inSpike) {

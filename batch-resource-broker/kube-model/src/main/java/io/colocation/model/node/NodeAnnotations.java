@@ -117,12 +117,10 @@ public final class NodeAnnotations {
         }
     }
 
-    /** Sum of the {@code koord-batch} entries of {@code node.koordinator.sh/thirdPartyAllocations}; null if absent. */
-    public static Resources thirdPartyBatch(String json, String where) throws InvalidInputException {
-        if (json == null) {
-            return null;
-        }
-        String at = where + ": annotation " + KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS;
+    /**
+     * An annotation's JSON object; otherwise an error naming the annotation ({@code at}) and the shape it must have.
+     */
+    static JsonNode jsonObject(String json, String at, String shape) throws InvalidInputException {
         JsonNode root;
         try {
             root = JSON.readTree(json);
@@ -130,8 +128,18 @@ public final class NodeAnnotations {
             throw new InvalidInputException(at + ": malformed JSON (" + e.getOriginalMessage() + ")");
         }
         if (root == null || !root.isObject()) {
-            throw new InvalidInputException(at + ": must be a JSON object {\"allocations\":[...]}");
+            throw new InvalidInputException(at + ": must be a JSON object " + shape);
         }
+        return root;
+    }
+
+    /** Sum of the {@code koord-batch} entries of {@code node.koordinator.sh/thirdPartyAllocations}; null if absent. */
+    public static Resources thirdPartyBatch(String json, String where) throws InvalidInputException {
+        if (json == null) {
+            return null;
+        }
+        String at = where + ": annotation " + KoordinatorKeys.ANNOTATION_THIRD_PARTY_ALLOCATIONS;
+        JsonNode root = jsonObject(json, at, "{\"allocations\":[...]}");
         Resources sum = Resources.ZERO;
         JsonNode allocations = root.path("allocations");
         if (!allocations.isMissingNode() && !allocations.isNull() && !allocations.isArray()) {

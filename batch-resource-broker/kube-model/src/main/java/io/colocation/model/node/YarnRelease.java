@@ -1,6 +1,5 @@
 package io.colocation.model.node;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -55,15 +54,7 @@ public record YarnRelease(Resources limit, Instant expires, String reason, List<
      */
     public static YarnRelease parse(String json, String where) throws InvalidInputException {
         String at = where + ": annotation " + ANNOTATION;
-        JsonNode root;
-        try {
-            root = JSON.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new InvalidInputException(at + ": malformed JSON (" + e.getOriginalMessage() + ")");
-        }
-        if (root == null || !root.isObject()) {
-            throw new InvalidInputException(at + ": must be a JSON object with limit and expires");
-        }
+        JsonNode root = NodeAnnotations.jsonObject(json, at, "with limit and expires");
         JsonNode limitNode = root.get("limit");
         if (limitNode == null || !limitNode.has("cpu") || !limitNode.has("memory")) {
             throw new InvalidInputException(at + ": limit must give cpu and memory");

@@ -155,37 +155,7 @@ class BeTierKernelTest {
         Map<String, Quantity> resources = Map.of("cpu", new Quantity("2"), "memory", new Quantity(Long.toString(capacity)));
         Node node = new NodeBuilder().withNewMetadata().withName("kernel-node").endMetadata().withNewStatus().withCapacity(resources)
                 .withAllocatable(resources).endStatus().build();
-        AgentState agent = new AgentState() {
-            @Override
-            public Optional<Node> node() {
-                return Optional.of(node);
-            }
-
-            @Override
-            public List<Pod> pods() {
-                return pods;
-            }
-
-            @Override
-            public Optional<NodeSLO> nodeSlo() {
-                return Optional.of(slo);
-            }
-
-            @Override
-            public HostSample lastSample() {
-                return sample;
-            }
-
-            @Override
-            public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-                return Optional.empty();
-            }
-
-            @Override
-            public String yarnHostApplication() {
-                return "hadoop-yarn";
-            }
-        };
+        AgentState agent = new StubAgentState(() -> node, () -> pods, slo, () -> sample, Optional::empty);
         List<String> evicted = new ArrayList<>();
         EvictionExecutor executor = new EvictionExecutor() {
             @Override

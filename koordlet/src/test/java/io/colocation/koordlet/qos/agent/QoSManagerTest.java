@@ -107,37 +107,7 @@ class QoSManagerTest {
         slo.setSpec(new NodeSLO.Spec(thresholds, null, null, null, null, null));
         HostSample sample = new HostSample(0, new Usage(3.0, nodeMemory), Map.of("u-web", new Usage(2.0, 4L << 30),
                 "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), yarnUsage, new Usage(0, 0), pressure);
-        AgentState agent = new AgentState() {
-            @Override
-            public Optional<Node> node() {
-                return Optional.of(node);
-            }
-
-            @Override
-            public List<Pod> pods() {
-                return List.of(online, batch);
-            }
-
-            @Override
-            public Optional<NodeSLO> nodeSlo() {
-                return Optional.of(slo);
-            }
-
-            @Override
-            public HostSample lastSample() {
-                return sample;
-            }
-
-            @Override
-            public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-                return Optional.of(yarn);
-            }
-
-            @Override
-            public String yarnHostApplication() {
-                return "hadoop-yarn";
-            }
-        };
+        AgentState agent = new StubAgentState(() -> node, () -> List.of(online, batch), slo, () -> sample, () -> Optional.of(yarn));
         CgroupLayout layout = new CgroupLayout(cgroup, version, CgroupLayout.Driver.CGROUPFS);
         return new QoSManager(agent, new CgroupWriter(layout, clock, 50), gates, options, evictions, dir.resolve("sys"), 1, clock);
     }

@@ -1,0 +1,111 @@
+package io.colocation.sandbox.parts;
+
+import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This host's BE tier for the sandbox's one node on real cgroups: made as a kubelet would ({@code kubepods/besteffort}),
+ * watched for the YARN containers the koordlet places under it, and removed with everything below it at the end (after
+ * YARN stopped, so the containers' processes are gone). Only where the cgroups are writable and no kubelet owns
+ * {@code kubepods}.
+ */
+public final class HostBestEffortTier implements AutoCloseable {
+    private static final Duration REMOVE_WAIT = Duration.ofSeconds(20);
+
+    private final CgroupWriter writer;
+    private final String be;
+    private final String yarnParent;
+    private final Set<String> containersSeen = new ConcurrentSkipListSet<>();
+    private final ScheduledExecutorService watcher;
+
+    private HostBestEffortTier(CgroupWriter writer) {
+        this.writer = writer;
+        this.be = writer.layout().qosDir("BestEffort");
+        this.yarnParent = be + "/hadoop-yarn";
+        this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sandbox-host-tier");
+            t.setDaemon(true);
+            return t;
+        });
+        watcher.scheduleWithFixedDelay(() -> containersSeen.addAll(writer.descendants(yarnParent, 1)), 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** The tier, or why this host's cgroups cannot be used. */
+    public static Result create(Path cgroupRoot) {
+        CgroupLayout layout;
+        try {
+            layout = CgroupLayout.detect(cgroupRoot, "auto", "cgroupfs");
+        } catch (RuntimeException e) {
+            return new Result(null, "no usable cgroup mount at " + cgroupRoot + " (" + e.getMessage() + ")");
+        }
+        Path hierarchy = layout.version() == CgroupLayout.Version.V2 ? cgroupRoot : cgroupRoot.resolve("cpu");
+        if (!Files.isWritable(hierarchy)) {
+            return new Result(null, "the cgroups at " + cgroupRoot + " are not writable (not root?)");
+        }
+        if (Files.exists(hierarchy.resolve("kubepods"))) {
+            return new Result(null, "a kubelet's kubepods cgroup is on this host and is not touched");
+        }
+        CgroupWriter writer = new CgroupWriter(layout, Clock.systemUTC(), 16);
+        try {
+            writer.create("kubepods");
+            writer.create(layout.qosDir("BestEffort"));
+        } catch (IOException e) {
+            writer.remove("kubepods");
+            return new Result(null, "cannot make kubepods/besteffort: " + e.getMessage());
+        }
+        return new Result(new HostBestEffortTier(writer), null);
+    }
+
+    /** @param tier null when this host's cgroups are not used, with the reason in {@code why} */
+    public record Result(HostBestEffortTier tier, String why) {
+    }
+
+    /** Where the koordlet puts YARN containers, and the cgroup version. */
+    public String describe() {
+        return yarnParent + " (cgroup " + writer.layout().version() + ")";
+    }
+
+    /** The YARN containers the koordlet has placed under the tier so far. */
+    public int containersPlaced() {
+        return containersSeen.size();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        watcher.shutdownNow();
+        long deadline = System.nanoTime() + REMOVE_WAIT.toNanos();
+        Optional<String> left = removeAll();
+        while (left.isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(200); // a container's processes are still exiting
+            left = removeAll();
+        }
+        if (left.isPresent()) {
+            throw new IllegalStateException("cannot remove the cgroup " + left.get() + ": processes are still in it");
+        }
+    }
+
+    /** Removes everything below kubepods and it, deepest first; the first cgroup that could not go. */
+    private Optional<String> removeAll() {
+        List<String> dirs = new ArrayList<>(List.of("kubepods"));
+        dirs.addAll(writer.descendants("kubepods", 4));
+        for (int i = dirs.size() - 1; i >= 0; i--) {
+            if (!writer.remove(dirs.get(i))) {
+                return Optional.of(dirs.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+}
