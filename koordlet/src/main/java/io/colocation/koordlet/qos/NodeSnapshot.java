@@ -2,6 +2,7 @@ package io.colocation.koordlet.qos;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Everything the QoS strategies decide from, for one node at one moment. The running agent builds it from its
@@ -46,5 +47,23 @@ public record NodeSnapshot(
         return new NodeSnapshot(nodeName, capacityCpuMilli, capacityMemoryBytes, allocatable, reservedCpuMilli, reservedCpus,
                 systemExclusiveCpus, pods, yarnContainers, nodeCpuUsedMilli, nodeMemoryUsedBytes, hostApplications, thresholds,
                 featureGates, cpuTopology, be, collectIntervalSeconds);
+    }
+
+    /** What the BE tier (active BE pods and YARN containers) uses by one measure; unmeasured ones count 0. */
+    public long beUsage(Function<PodState, Long> pod, Function<YarnContainerState, Long> container) {
+        long used = 0;
+        for (PodState p : pods) {
+            Long u = pod.apply(p);
+            if (!p.nonBE() && p.active() && u != null) {
+                used += u;
+            }
+        }
+        for (YarnContainerState c : yarnContainers) {
+            Long u = container.apply(c);
+            if (u != null) {
+                used += u;
+            }
+        }
+        return used;
     }
 }

@@ -60,18 +60,7 @@ final class BeCpuWindow {
 
     /** BE pods' and YARN containers' CPU: what the besteffort cgroup's cpuacct counts. */
     private static double used(NodeSnapshot s) {
-        double used = 0;
-        for (PodState p : s.pods()) {
-            if (!p.nonBE() && p.active() && p.cpuUsedMilli() != null) {
-                used += p.cpuUsedMilli();
-            }
-        }
-        for (YarnContainerState c : s.yarnContainers()) {
-            if (c.cpuUsedMilli() != null) {
-                used += c.cpuUsedMilli();
-            }
-        }
-        return used;
+        return s.beUsage(PodState::cpuUsedMilli, YarnContainerState::cpuUsedMilli);
     }
 
     /** min(|cpuset| × 1000, quota × 1000 / period when a quota is set); the node's capacity without either. */

@@ -38,17 +38,7 @@ public final class BeMemoryHigh {
             explain.add("no memoryEvictThresholdPercent, node capacity or memory sample: no memory.high on the BE tier");
             return new Decision(true, null, explain);
         }
-        long be = 0;
-        for (PodState p : s.pods()) {
-            if (!p.nonBE() && p.active() && p.memoryUsedBytes() != null) {
-                be += p.memoryUsedBytes();
-            }
-        }
-        for (YarnContainerState c : s.yarnContainers()) {
-            if (c.memoryUsedBytes() != null) {
-                be += c.memoryUsedBytes();
-            }
-        }
+        long be = s.beUsage(PodState::memoryUsedBytes, YarnContainerState::memoryUsedBytes);
         long others = Math.max(0, s.nodeMemoryUsedBytes() - be);
         long threshold = s.capacityMemoryBytes() / 100 * percent;
         long high = Math.max(0, threshold - others) / STEP * STEP;
