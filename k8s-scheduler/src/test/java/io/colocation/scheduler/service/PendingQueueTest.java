@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.colocation.scheduler.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import java.time.Clock;
+import io.colocation.testsupport.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,26 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The pending queue: priority then arrival order, backoff that doubles, a taken pod hidden until it is settled. */
 class PendingQueueTest {
     /** A clock the test moves. */
-    private static final class ManualClock extends Clock {
-        private Instant now = Instant.parse("2026-11-23T08:00:00Z");
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
-
-    private final ManualClock clock = new ManualClock();
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-11-23T08:00:00Z"));
     private final PendingQueue queue = new PendingQueue(new PrioritySort(), clock, Duration.ofSeconds(1), Duration.ofSeconds(10));
 
     private static Pod pod(String name, Integer priority) {
@@ -82,16 +62,16 @@ class PendingQueueTest {
 
         queue.backoff("ns/a");
         assertEquals(List.of(), drain());
-        clock.now = clock.now.plusMillis(1000);
+        clock.advance(Duration.ofMillis(1000));
         assertEquals(List.of("ns/a"), drain(), "after 1 s");
         queue.backoff("ns/a");
-        clock.now = clock.now.plusMillis(1999);
+        clock.advance(Duration.ofMillis(1999));
         assertEquals(List.of(), drain());
-        clock.now = clock.now.plusMillis(1);
+        clock.advance(Duration.ofMillis(1));
         assertEquals(List.of("ns/a"), drain(), "after 2 s");
         for (int i = 0; i < 10; i++) {
             queue.backoff("ns/a");
-            clock.now = clock.now.plusSeconds(10);
+            clock.advance(Duration.ofSeconds(10));
             assertEquals(List.of("ns/a"), drain(), "at most 10 s");
         }
     }
@@ -105,7 +85,7 @@ class PendingQueueTest {
         queue.backoff("ns/a");
         queue.remove("ns/a");
         queue.remove("ns/b");
-        clock.now = clock.now.plusSeconds(60);
+        clock.advance(Duration.ofSeconds(60));
         assertEquals(List.of("ns/c"), drain());
         queue.remove("ns/c");
         assertEquals(0, queue.size());

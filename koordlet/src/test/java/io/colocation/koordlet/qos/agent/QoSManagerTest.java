@@ -16,6 +16,7 @@ import io.colocation.koordlet.qos.evict.MemoryPressureEvict;
 import io.colocation.model.Resources;
 import io.colocation.model.node.YarnRelease;
 import io.colocation.model.slo.NodeSLO;
+import io.colocation.testsupport.ManualClock;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -23,7 +24,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,7 +54,7 @@ class QoSManagerTest {
     private QoSOptions options = QoSOptions.defaults();
     private CgroupLayout.Version version = CgroupLayout.Version.V1;
     private HostSample.Pressure pressure = HostSample.Pressure.NONE;
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-23T10:00:00Z"));
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-11-23T10:00:00Z"));
     private final List<String> evicted = new java.util.ArrayList<>();
     private final List<YarnRelease> releases = new java.util.ArrayList<>();
     private final EvictionExecutor evictions = new EvictionExecutor() {
@@ -275,32 +275,5 @@ class QoSManagerTest {
         assertTrue(round.memoryPressureEvict().explain().get(0).startsWith("MemoryPressureEvict: memory some avg10 55.0% ≥ 40.0% for 6 s"),
                 round.memoryPressureEvict().explain().toString());
         assertEquals(Map.of("eviction-api/MemoryPressureEvict/done", 1L), qos.evictionCounts());
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }
