@@ -1,10 +1,9 @@
 package io.colocation.broker.service;
 
 import io.colocation.broker.reconcile.BrokerReconciler;
+import io.colocation.kube.client.NodeAnnotationPatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.regex.Pattern;
 
 /**
@@ -43,10 +42,8 @@ final class NodeDrain {
         if (node == null || node.length() > 253 || !NODE_NAME.matcher(node).matches()) {
             throw new Failure(400, "\"" + abbreviate(node) + "\" is not a Node name (lower-case letters, digits, '-' and '.')");
         }
-        String value = drained ? "\"true\"" : "null";
-        String patch = "{\"metadata\":{\"annotations\":{\"" + BrokerReconciler.ANNOTATION_DRAIN_BATCH + "\":" + value + "}}}";
         try {
-            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            NodeAnnotationPatch.set(client, node, BrokerReconciler.ANNOTATION_DRAIN_BATCH, drained ? "true" : null);
             wake.run();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {

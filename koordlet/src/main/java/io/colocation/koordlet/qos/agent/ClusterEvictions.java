@@ -2,16 +2,13 @@ package io.colocation.koordlet.qos.agent;
 
 import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.kube.client.NodeAnnotationPatch;
 import io.colocation.kube.client.PodEvents;
+import io.colocation.model.node.YarnRelease;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.colocation.model.node.YarnRelease;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -26,7 +23,6 @@ import org.slf4j.LoggerFactory;
 public final class ClusterEvictions implements EvictionExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterEvictions.class);
     static final String EVENT_REASON = "EvictedByKoordlet";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
     private final CopilotClient copilot;
@@ -75,10 +71,8 @@ public final class ClusterEvictions implements EvictionExecutor {
 
     @Override
     public Optional<String> releaseYarn(YarnRelease release) {
-        ObjectNode patch = JSON.createObjectNode();
-        patch.putObject("metadata").putObject("annotations").put(YarnRelease.ANNOTATION, release.toJson());
         try {
-            client.nodes().withName(nodeName).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+            NodeAnnotationPatch.set(client, nodeName, YarnRelease.ANNOTATION, release.toJson());
             return Optional.empty();
         } catch (KubernetesClientException e) {
             return Optional.of("cannot annotate Node " + nodeName + " with " + YarnRelease.ANNOTATION + ": " + (e.getCode() == 403
