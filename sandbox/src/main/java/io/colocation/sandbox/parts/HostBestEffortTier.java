@@ -2,6 +2,7 @@ package io.colocation.sandbox.parts;
 
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupWriter;
+import io.colocation.koordlet.qos.agent.QoSOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ public final class HostBestEffortTier implements AutoCloseable {
     private HostBestEffortTier(CgroupWriter writer) {
         this.writer = writer;
         this.be = writer.layout().qosDir("BestEffort");
-        this.yarnParent = be + "/hadoop-yarn";
+        this.yarnParent = QoSOptions.defaults().yarnParentUnder(be); // where the koordlet, as configured, puts them
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sandbox-host-tier");
             t.setDaemon(true);

@@ -64,7 +64,7 @@ final class BeCpuWindow {
     }
 
     /** min(|cpuset| × 1000, quota × 1000 / period when a quota is set); the node's capacity without either. */
-    static double realLimit(NodeSnapshot s, BestEffortState be) {
+    private static double realLimit(NodeSnapshot s, BestEffortState be) {
         List<Integer> cpuset = be.cpusetCpus();
         double limit = cpuset == null || cpuset.isEmpty() ? s.capacityCpuMilli() : cpuset.size() * 1000.0;
         if (be.cfsQuotaMicros() != BestEffortState.UNSET_QUOTA && be.cfsQuotaMicros() > 0 && be.cfsPeriodMicros() > 0) {

@@ -109,9 +109,7 @@ public final class QoSManager implements AutoCloseable {
         this.collectIntervalSeconds = collectIntervalSeconds;
         this.clock = clock;
         this.beDir = writer.layout().qosDir("BestEffort");
-        String yarnParent = options.yarnCgroupParent();
-        this.yarn = new YarnCgroups(writer, yarnParent == null || yarnParent.isBlank() ? beDir + "/hadoop-yarn"
-                : yarnParent.replaceAll("^/+|/+$", ""));
+        this.yarn = new YarnCgroups(writer, options.yarnParentUnder(beDir));
     }
 
     public synchronized void start() {

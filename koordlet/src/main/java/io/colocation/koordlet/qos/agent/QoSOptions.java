@@ -16,4 +16,10 @@ public record QoSOptions(boolean beCpuIdle, String yarnCgroupParent, boolean beM
     public static QoSOptions defaults() {
         return new QoSOptions(false, "", false, PRESSURE_OFF);
     }
+
+    /** Where YARN containers without a cgroup are put under the BE cgroup {@code beDir}: the configured parent, else hadoop-yarn. */
+    public String yarnParentUnder(String beDir) {
+        return yarnCgroupParent == null || yarnCgroupParent.isBlank() ? beDir + "/hadoop-yarn"
+                : yarnCgroupParent.replaceAll("^/+|/+$", "");
+    }
 }

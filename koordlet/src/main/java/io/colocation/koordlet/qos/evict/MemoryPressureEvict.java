@@ -4,7 +4,6 @@ import io.colocation.api.ResourceNames;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
 import io.colocation.koordlet.qos.Victim;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -38,32 +37,32 @@ public final class MemoryPressureEvict {
      * @param highForSeconds how long it has been at or above the threshold without a break (0 when it is not now)
      */
     public static EvictionDecision decide(NodeSnapshot s, Settings settings, double someAvg10, long highForSeconds) {
-        List<String> explain = new ArrayList<>();
         if (!settings.enabled()) {
-            return new EvictionDecision(Map.of(), List.of(), explain);
+            return new EvictionDecision(Map.of(), List.of(), List.of());
         }
         List<Candidate> ordered = MemoryEvict.beCandidates(s, FeatureGates.BE_MEMORY_EVICT);
         List<Victim> candidates = ordered.stream().map(Candidate::victim).toList();
         if (Double.isNaN(someAvg10)) {
-            explain.add(NAME + ": no pressure stall information on this host (kernel without PSI, or psi=0)");
-            return new EvictionDecision(Map.of(NAME, new EvictionDecision.Strategy(Map.of(), candidates, List.of())), List.of(), explain);
+            return none(candidates, NAME + ": no pressure stall information on this host (kernel without PSI, or psi=0)");
         }
         if (someAvg10 < settings.someAvg10Percent() || highForSeconds < settings.forSeconds()) {
-            explain.add(NAME + ": memory some avg10 " + someAvg10 + "% (threshold " + settings.someAvg10Percent() + "% for "
+            return none(candidates, NAME + ": memory some avg10 " + someAvg10 + "% (threshold " + settings.someAvg10Percent() + "% for "
                     + settings.forSeconds() + " s; high for " + highForSeconds + " s): no eviction");
-            return new EvictionDecision(Map.of(NAME, new EvictionDecision.Strategy(Map.of(), candidates, List.of())), List.of(), explain);
         }
         if (ordered.isEmpty()) {
-            explain.add(NAME + ": memory some avg10 " + someAvg10 + "% for " + highForSeconds + " s, but no BE pod or YARN container"
-                    + " to evict");
-            return new EvictionDecision(Map.of(NAME, new EvictionDecision.Strategy(Map.of(), candidates, List.of())), List.of(), explain);
+            return none(candidates, NAME + ": memory some avg10 " + someAvg10 + "% for " + highForSeconds
+                    + " s, but no BE pod or YARN container to evict");
         }
         Candidate first = ordered.get(0);
-        explain.add(NAME + ": memory some avg10 " + someAvg10 + "% ≥ " + settings.someAvg10Percent() + "% for " + highForSeconds
-                + " s ≥ " + settings.forSeconds() + " s: evict the first BE candidate, " + first.victim() + " (" + first.memoryUsed()
-                + " B used)");
         List<Victim> victims = List.of(first.victim());
         return new EvictionDecision(Map.of(NAME, new EvictionDecision.Strategy(Map.of(ResourceNames.MEMORY, first.memoryUsed()),
-                candidates, victims)), victims, explain);
+                candidates, victims)), victims, List.of(NAME + ": memory some avg10 " + someAvg10 + "% ≥ " + settings.someAvg10Percent()
+                + "% for " + highForSeconds + " s ≥ " + settings.forSeconds() + " s: evict the first BE candidate, " + first.victim()
+                + " (" + first.memoryUsed() + " B used)"));
+    }
+
+    /** The strategy ran and releases nothing, saying why. */
+    private static EvictionDecision none(List<Victim> candidates, String why) {
+        return new EvictionDecision(Map.of(NAME, new EvictionDecision.Strategy(Map.of(), candidates, List.of())), List.of(), List.of(why));
     }
 }
