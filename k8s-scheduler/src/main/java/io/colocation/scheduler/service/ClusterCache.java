@@ -9,7 +9,6 @@ import io.colocation.scheduler.framework.Snapshots;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -191,11 +190,13 @@ final class ClusterCache implements AutoCloseable {
         }
     }
 
-    /** Holds the pod's requests on the node until the informer shows it bound (or {@link #forget}). */
-    synchronized void assume(Pod pod, String node) throws InvalidInputException {
-        String key = Snapshots.key(pod);
-        Pod onNode = new PodBuilder(pod).editSpec().withNodeName(node).endSpec().build();
-        place(key, new Placement(node, Snapshots.pod(onNode, clock.instant(), "Pod " + key + ": "), true));
+    /**
+     * Holds the pod's requests on the node until the informer shows it bound (or {@link #forget}). The pending pod's
+     * parsed info is reused as it is: no plugin reads an assigned pod's node name from its object.
+     */
+    synchronized void assume(PodInfo pod, String node) {
+        place(pod.key(), new Placement(node, new PodInfo(pod.pod(), pod.key(), pod.priorityClass(), pod.requests(),
+                pod.limits(), clock.instant(), pod.initializedAt()), true));
     }
 
     /** Releases an assumption that did not become a binding; a pod the informer shows bound meanwhile stays. */

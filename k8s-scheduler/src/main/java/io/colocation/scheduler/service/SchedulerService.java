@@ -318,13 +318,7 @@ public final class SchedulerService implements AutoCloseable {
             }
             return unschedulable(key, pod, summary);
         }
-        try {
-            cache.assume(pod, selected);
-        } catch (InvalidInputException e) {
-            events.failed(pod, "cannot read the pod: " + e.getMessage());
-            queue.backoff(key);
-            return "error";
-        }
+        cache.assume(info, selected);
         for (ReservePlugin r : profile.reserves()) {
             Status s = r.reserve(state, info, selected);
             if (!s.success()) {

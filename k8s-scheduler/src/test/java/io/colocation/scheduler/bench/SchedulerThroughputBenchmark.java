@@ -44,9 +44,15 @@ class SchedulerThroughputBenchmark {
     private record Scheduler(String label, String schedulerName, boolean loadAware) {
     }
 
-    /** @param cpuSeconds the scheduler process's CPU time (user + system) over its whole run, start-up included */
+    /**
+     * @param cpuSeconds the scheduler process's CPU time (user + system) over its whole run, start-up included
+     * @param schedulerCpuMsPerPod the scheduler's CPU time during the measured wave, per measured pod
+     * @param apiServerCpuMsPerPod kube-apiserver's and etcd's, the same way
+     * @param writersCpuMsPerPod this benchmark's process's (the writers and the bindings watch), the same way
+     */
     private record Result(int nodes, Scheduler scheduler, double podsPerSecond, double createdPerSecond, double p50Ms,
-            double p99Ms, double cpuSeconds) {
+            double p99Ms, double cpuSeconds, double schedulerCpuMsPerPod, double apiServerCpuMsPerPod,
+            double writersCpuMsPerPod) {
     }
 
     @Test
@@ -78,8 +84,10 @@ class SchedulerThroughputBenchmark {
                     Result r = run(work.resolve(nodes + "-" + s.schedulerName() + (s.loadAware() ? "-loadaware" : "")), nodes,
                             pods, warmup, qps, s, launcher, kubeScheduler);
                     System.out.printf("  round %d  %,d nodes  %-28s %7.1f pods/s  p50 %7.0f ms  p99 %7.0f ms  (created %.0f/s,"
-                            + " scheduler CPU %.1f s)%n", round, nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(),
-                            r.createdPerSecond(), r.cpuSeconds());
+                            + " scheduler CPU %.1f s; CPU ms per measured pod: scheduler %.2f, kube-apiserver + etcd %.2f,"
+                            + " writers %.2f)%n", round, nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(),
+                            r.createdPerSecond(), r.cpuSeconds(), r.schedulerCpuMsPerPod(), r.apiServerCpuMsPerPod(),
+                            r.writersCpuMsPerPod());
                     runs.add(r);
                 }
             }
@@ -89,20 +97,24 @@ class SchedulerThroughputBenchmark {
             for (Scheduler s : schedulers) {
                 List<Result> mine = runs.stream().filter(r -> r.nodes() == nodes && r.scheduler() == s).toList();
                 results.add(new Result(nodes, s, median(mine, Result::podsPerSecond), median(mine, Result::createdPerSecond),
-                        median(mine, Result::p50Ms), median(mine, Result::p99Ms), median(mine, Result::cpuSeconds)));
+                        median(mine, Result::p50Ms), median(mine, Result::p99Ms), median(mine, Result::cpuSeconds),
+                        median(mine, Result::schedulerCpuMsPerPod), median(mine, Result::apiServerCpuMsPerPod),
+                        median(mine, Result::writersCpuMsPerPod)));
             }
         }
         System.out.printf("%nk8s-scheduler vs kube-scheduler: %,d batch pods (after %d warm-up), client QPS = burst = %d,"
                 + " %d writers, %d cores shared by everything; medians of %d interleaved rounds%n", pods, warmup, qps,
                 WRITERS, Runtime.getRuntime().availableProcessors(), rounds);
-        System.out.printf("%-7s %-28s %9s %9s %9s %7s %9s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms", "ratio",
-                "CPU s");
+        System.out.printf("%-7s %-28s %9s %9s %9s %7s %9s %9s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms",
+                "ratio", "CPU s", "ms/pod");
         for (Result r : results) {
             double reference = results.stream().filter(o -> o.nodes() == r.nodes() && o.scheduler() == all.get(0))
                     .mapToDouble(Result::podsPerSecond).findFirst().orElse(Double.NaN);
-            System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f %9.1f%n", r.nodes(), r.scheduler().label(),
-                    r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.podsPerSecond() / reference, r.cpuSeconds());
+            System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f %9.1f %9.2f%n", r.nodes(), r.scheduler().label(),
+                    r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.podsPerSecond() / reference, r.cpuSeconds(),
+                    r.schedulerCpuMsPerPod());
         }
+        System.out.println("(CPU s: the scheduler process over its whole run; ms/pod: its CPU during the measured pods)");
         assertEquals(rounds * sizes.length * schedulers.size(), runs.size());
     }
 
@@ -125,11 +137,19 @@ class SchedulerThroughputBenchmark {
                 Bindings bindings = new Bindings(client);
                 try {
                     wave(client, scheduler, "warmup", warmup, bindings, process, dir);
+                    List<Long> apiServer = api.processIds();
+                    double schedulerBefore = cpuSeconds(process.pid());
+                    double apiServerBefore = cpuSeconds(apiServer);
+                    double writersBefore = cpuSeconds(ProcessHandle.current().pid());
                     Wave measured = wave(client, scheduler, "pod", pods, bindings, process, dir);
+                    double perPod = 1000.0 / pods;
                     double[] latencies = measured.latenciesMs();
                     Arrays.sort(latencies);
                     return new Result(nodes, scheduler, pods / measured.seconds(), pods / measured.createSeconds(),
-                            percentile(latencies, 0.50), percentile(latencies, 0.99), cpuSeconds(process));
+                            percentile(latencies, 0.50), percentile(latencies, 0.99), cpuSeconds(process.pid()),
+                            (cpuSeconds(process.pid()) - schedulerBefore) * perPod,
+                            (cpuSeconds(apiServer) - apiServerBefore) * perPod,
+                            (cpuSeconds(ProcessHandle.current().pid()) - writersBefore) * perPod);
                 } finally {
                     bindings.close();
                 }
@@ -296,9 +316,17 @@ class SchedulerThroughputBenchmark {
                 .build();
     }
 
+    private static double cpuSeconds(List<Long> pids) throws IOException {
+        double sum = 0;
+        for (long pid : pids) {
+            sum += cpuSeconds(pid);
+        }
+        return sum;
+    }
+
     /** utime + stime of the process from /proc/PID/stat, in seconds (clock ticks of 1/100 s). */
-    private static double cpuSeconds(Process process) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+    private static double cpuSeconds(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }

@@ -138,6 +138,11 @@ public final class KubeApiServer implements Closeable {
         signal("-CONT");
     }
 
+    /** The etcd and kube-apiserver process ids, for a benchmark that accounts their CPU time. */
+    public List<Long> processIds() {
+        return processes.stream().map(Process::pid).toList();
+    }
+
     private void signal(String signal) throws IOException, InterruptedException {
         Process apiServer = processes.get(processes.size() - 1);
         int rc = new ProcessBuilder("kill", signal, Long.toString(apiServer.pid())).inheritIO().start().waitFor();
