@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
@@ -52,7 +54,9 @@ final class ClusterCache implements AutoCloseable {
     private final Map<String, Map<String, PodInfo>> podsByNode = new HashMap<>();
     private final TreeMap<String, NodeInfo> infos = new TreeMap<>();
     private final Set<String> dirty = new HashSet<>();
-    private List<NodeInfo> ordered = List.of();
+    /** {@code infos} in name order, as the last snapshot has it, and each node's place there. */
+    private NodeInfo[] ordered = new NodeInfo[0];
+    private final Map<String, Integer> position = new HashMap<>();
 
     private record Placement(String node, PodInfo info, boolean assumed) {
     }
@@ -240,25 +244,51 @@ final class ClusterCache implements AutoCloseable {
      */
     synchronized ClusterSnapshot snapshot(Instant now) {
         if (!dirty.isEmpty()) {
+            // A decision changes one node: the new order is the old one with that node replaced, an array copy;
+            // only a node coming or going re-reads the whole order.
+            NodeInfo[] next = ordered.clone();
+            boolean sameNodes = true;
             for (String name : dirty) {
-                Node n = nodeObjects.get(name);
-                infos.remove(name);
-                if (n == null) {
-                    continue;
+                NodeInfo was = infos.remove(name);
+                NodeInfo rebuilt = build(name);
+                if (rebuilt != null) {
+                    infos.put(name, rebuilt);
                 }
-                Map<String, PodInfo> on = podsByNode.getOrDefault(name, Map.of());
-                List<PodInfo> podsOnNode = new ArrayList<>(on.values());
-                podsOnNode.sort(Comparator.comparing(PodInfo::key));
-                try {
-                    infos.put(name, Snapshots.node(n, podsOnNode, metricByNode.get(name), "Node " + name + ": "));
-                } catch (InvalidInputException e) {
-                    LOG.warn("a node the scheduler cannot read is not a candidate: {}", e.getMessage());
+                Integer at = position.get(name);
+                if (was != null && rebuilt != null && at != null) {
+                    next[at] = rebuilt;
+                } else if (was != null || rebuilt != null) {
+                    sameNodes = false;
                 }
             }
             dirty.clear();
-            ordered = List.copyOf(infos.values());
+            if (sameNodes) {
+                ordered = next;
+            } else {
+                ordered = infos.values().toArray(new NodeInfo[0]);
+                position.clear();
+                for (int i = 0; i < ordered.length; i++) {
+                    position.put(ordered[i].name(), i);
+                }
+            }
         }
-        return new ClusterSnapshot(ordered, now);
+        return new ClusterSnapshot(Collections.unmodifiableList(Arrays.asList(ordered)), now);
+    }
+
+    /** The node with its pods and metric as the cache has them now; null when gone or unreadable. */
+    private NodeInfo build(String name) {
+        Node n = nodeObjects.get(name);
+        if (n == null) {
+            return null;
+        }
+        List<PodInfo> podsOnNode = new ArrayList<>(podsByNode.getOrDefault(name, Map.of()).values());
+        podsOnNode.sort(Comparator.comparing(PodInfo::key));
+        try {
+            return Snapshots.node(n, podsOnNode, metricByNode.get(name), "Node " + name + ": ");
+        } catch (InvalidInputException e) {
+            LOG.warn("a node the scheduler cannot read is not a candidate: {}", e.getMessage());
+            return null;
+        }
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.colocation.scheduler.plugins.loadaware;
 import io.colocation.api.PriorityClass;
 import io.colocation.scheduler.framework.NodeInfo;
 import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.Snapshots;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -77,6 +78,6 @@ record AssignedLoad(Map<String, Long> delta, Map<String, Long> estimated, Map<St
         Map<String, Long> out = new TreeMap<>(a);
         b.forEach((r, v) -> out.merge(r, v, Long::sum));
         c.forEach((r, v) -> out.merge(r, v, Long::sum));
-        return out;
+        return Snapshots.hashedInOrder(out);
     }
 }

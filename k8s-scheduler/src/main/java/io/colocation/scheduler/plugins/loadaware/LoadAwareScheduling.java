@@ -29,19 +29,32 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     static final String RAW_ALLOCATABLE = "node.koordinator.sh/raw-allocatable";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Keys of what this plugin keeps with a NodeInfo: the parsed metric (any args), the assigned load (these args). */
+    /**
+     * Keys of what this plugin keeps with a NodeInfo: the parsed metric and the allocatable (any args), the assigned
+     * load (these args).
+     */
     private static final Object METRIC_KEY = NAME + "/metric";
+    private static final Object ALLOCATABLE_KEY = NAME + "/allocatable";
     private final Object loadKey = new Object();
     private final Object thresholdsKey = new Object();
     private final LoadAwareArgs args;
     /** {@code args.resourceVector()}, built once: it is read on every node of every cycle. */
     private final List<String> resourceVector;
     private final long weightSum;
+    /** The keys of the node's base usage under these args, for the filter and the score, built once as well. */
+    private final BaseKey filterBase;
+    private final BaseKey scoreBase;
+    private final BaseKey prodBase;
 
     public LoadAwareScheduling(LoadAwareArgs args) {
         this.args = args;
         this.resourceVector = args.resourceVector();
         this.weightSum = args.resourceWeights().values().stream().mapToLong(Long::longValue).sum();
+        this.filterBase = baseKey(args.aggregated().filters(), args.aggregated().usageAggregatedDuration(),
+                args.aggregated().usageAggregationType());
+        this.scoreBase = baseKey(args.aggregated().scores(), args.aggregated().scoreAggregatedDuration(),
+                args.aggregated().scoreAggregationType());
+        this.prodBase = new BaseKey(loadKey, false, null, "prod");
     }
 
     @Override
@@ -60,7 +73,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         boolean aggregated = !prod && a.aggregated().filters();
         Map<String, Long> thresholds = prod ? a.prodUsageThresholds()
                 : aggregated ? a.aggregated().usageThresholds() : a.usageThresholds();
-        if (thresholds.values().stream().allMatch(t -> t == 0) || node.nodeMetric() == null) {
+        if (node.nodeMetric() == null || allZero(thresholds)) {
             return Status.SUCCESS;
         }
         NodeMetricView metric = view(node);
@@ -71,8 +84,8 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
             return Status.SUCCESS;
         }
         ToLongFunction<String> used = prod ? prodUsed(state, pod, node, metric)
-                : used(state, pod, node, metric, aggregated, a.aggregated().usageAggregatedDuration(),
-                        a.aggregated().usageAggregationType());
+                : used(state, pod, node, metric, a == args ? filterBase : baseKey(aggregated,
+                        a.aggregated().usageAggregatedDuration(), a.aggregated().usageAggregationType()));
         Map<String, Long> allocatable = allocatable(node);
         for (String r : a == args ? resourceVector : a.resourceVector()) {
             long threshold = thresholds.getOrDefault(r, 0L);
@@ -99,9 +112,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
             return 0;
         }
         boolean prod = args.scoreAccordingProdUsage() && pod.priorityClass() == PriorityClass.PROD;
-        ToLongFunction<String> used = prod ? prodUsed(state, pod, node, metric)
-                : used(state, pod, node, metric, args.aggregated().scores(), args.aggregated().scoreAggregatedDuration(),
-                        args.aggregated().scoreAggregationType());
+        ToLongFunction<String> used = prod ? prodUsed(state, pod, node, metric) : used(state, pod, node, metric, scoreBase);
         Map<String, Long> allocatable = allocatable(node);
         long total = 0;
         long dom = MAX_NODE_SCORE;
@@ -118,31 +129,45 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         return total / (weightSum + dominant);
     }
 
+    /** A plain loop: this runs on every node of every cycle, where a stream's set-up costs more than the test. */
+    private static boolean allZero(Map<String, Long> thresholds) {
+        for (long t : thresholds.values()) {
+            if (t != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** What is used of a resource on the node with the incoming pod: the node's base plus the pod's estimate. */
     private static ToLongFunction<String> plus(Map<String, Long> base, Map<String, Long> incoming) {
         return r -> base.getOrDefault(r, 0L) + incoming.getOrDefault(r, 0L);
     }
 
+    /** Which base usage: the node's, or its aggregated usage over {@code duration} by {@code type}. */
     private record BaseKey(Object plugin, boolean aggregated, Duration duration, String type) {
     }
 
+    private BaseKey baseKey(boolean aggregated, Duration duration, String type) {
+        return new BaseKey(loadKey, aggregated, duration, type);
+    }
+
     /** base usage (node or aggregated) + what the metric misses of assigned pods + this pod's estimate. */
-    private ToLongFunction<String> used(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric, boolean aggregated,
-            Duration duration, String type) {
+    private ToLongFunction<String> used(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric, BaseKey key) {
         // The node's part is the same for every incoming pod: kept with the node's version.
-        Map<String, Long> base = node.derived(new BaseKey(loadKey, aggregated, duration, type), () -> {
+        Map<String, Long> base = node.derived(key, () -> {
             AssignedLoad load = load(node, metric);
-            if (!aggregated) {
+            if (!key.aggregated()) {
                 return AssignedLoad.sum(metric.nodeUsage(), load.delta(), Map.of());
             }
-            Map<String, Long> agg = metric.aggregatedUsage(duration, type);
+            Map<String, Long> agg = metric.aggregatedUsage(key.duration(), key.type());
             return agg == null ? load.estimated() : AssignedLoad.sum(agg, load.delta(), Map.of());
         });
         return plus(base, estimate(state, pod));
     }
 
     private ToLongFunction<String> prodUsed(CycleState state, PodInfo pod, NodeInfo node, NodeMetricView metric) {
-        Map<String, Long> base = node.derived(new BaseKey(loadKey, false, null, "prod"), () -> {
+        Map<String, Long> base = node.derived(prodBase, () -> {
             AssignedLoad load = load(node, metric);
             return AssignedLoad.sum(load.prodUsage(), load.prodDelta(), Map.of());
         });
@@ -172,9 +197,10 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     /** {@code status.allocatable} overlaid by {@code node.koordinator.sh/raw-allocatable} when present and readable. */
     static Map<String, Long> allocatable(NodeInfo node) {
         String raw = node.annotations().get(RAW_ALLOCATABLE);
-        if (raw == null) {
-            return node.allocatable();
-        }
+        return raw == null ? node.allocatable() : node.derived(ALLOCATABLE_KEY, () -> overlaid(node, raw));
+    }
+
+    private static Map<String, Long> overlaid(NodeInfo node, String raw) {
         Map<String, Long> out = new LinkedHashMap<>(node.allocatable());
         try {
             JsonNode m = JSON.readTree(raw);
