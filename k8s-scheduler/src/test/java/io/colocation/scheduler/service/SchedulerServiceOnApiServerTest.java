@@ -127,6 +127,12 @@ class SchedulerServiceOnApiServerTest {
         assertNull(nodeOf(client, "big-exec"));
         ColocationObjects.nodeMetric(client, "sched-stale", "scheduler-test", 0, 1L << 30, Instant.now());
         Await.until(Duration.ofSeconds(30), () -> "sched-stale".equals(nodeOf(client, "big-exec")));
+
+        // A node that goes is no candidate any more: the cache's node order is rebuilt, not patched in place.
+        client.nodes().withName("sched-small").delete();
+        batchPod(client, "too-big", "64000", "koord-scheduler");
+        Await.until(Duration.ofSeconds(30), () -> failedScheduling(client, "too-big").stream().anyMatch(e -> e.getMessage()
+                .startsWith("0/3 nodes are available: 3 Insufficient kubernetes.io/batch-cpu")));
     }
 
     private static List<Event> failedScheduling(KubernetesClient client, String pod) {
