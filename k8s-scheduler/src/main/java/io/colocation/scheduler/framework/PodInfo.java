@@ -16,6 +16,11 @@ import java.util.Map;
 public record PodInfo(Pod pod, String key, PriorityClass priorityClass, Map<String, Long> requests, Map<String, Long> limits,
         Instant placedAt, Instant initializedAt) {
 
+    /** The same pod placed at {@code at}: a pending pod's info as it holds room on the node it was assumed onto. */
+    public PodInfo withPlacedAt(Instant at) {
+        return new PodInfo(pod, key, priorityClass, requests, limits, at, initializedAt);
+    }
+
     public Map<String, String> annotations() {
         return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
     }

@@ -199,8 +199,7 @@ final class ClusterCache implements AutoCloseable {
      * parsed info is reused as it is: no plugin reads an assigned pod's node name from its object.
      */
     synchronized void assume(PodInfo pod, String node) {
-        place(pod.key(), new Placement(node, new PodInfo(pod.pod(), pod.key(), pod.priorityClass(), pod.requests(),
-                pod.limits(), clock.instant(), pod.initializedAt()), true));
+        place(pod.key(), new Placement(node, pod.withPlacedAt(clock.instant()), true));
     }
 
     /** Releases an assumption that did not become a binding; a pod the informer shows bound meanwhile stays. */

@@ -54,7 +54,7 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
                 args.aggregated().usageAggregationType());
         this.scoreBase = baseKey(args.aggregated().scores(), args.aggregated().scoreAggregatedDuration(),
                 args.aggregated().scoreAggregationType());
-        this.prodBase = new BaseKey(loadKey, false, null, "prod");
+        this.prodBase = baseKey(false, null, "prod");
     }
 
     @Override
