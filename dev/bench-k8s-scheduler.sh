@@ -4,8 +4,8 @@
 # Node objects (batch resources, no kubelets) and NodeMetrics, runs as its own process with the same client QPS and
 # burst, and places the same batch pods (8 writers create them while it runs, after a warm-up of 1,000 pods); prints
 # pods/s bound (first creation to last binding), p50/p99 creation-to-binding, the ratio to kube-scheduler, the
-# scheduler process's CPU time and its CPU per measured pod (each round also gives the API server's and the writers'). Each configuration runs ROUNDS times, interleaved; the table shows medians. About
-# 7 minutes a round.
+# scheduler process's CPU time and its CPU per measured pod (each round also gives the API server's and the
+# writers'). Each configuration runs ROUNDS times, interleaved; the table shows medians. About 7 minutes a round.
 #
 #   dev/bench-k8s-scheduler.sh [NODES,NODES] [PODS] [QPS] [ROUNDS]   (default 1000,5000 5000 1000 3; an idle machine)
 set -euo pipefail
