@@ -3,7 +3,7 @@
 # package, cached in ~/.cache/colocation; chromium for the console's browser test) and runs all tests with Maven. Safe to re-run: the second run
 # skips the build. Without arguments it then runs the Hadoop-side suites against Hadoop 3.3.6 and 3.5.0
 # (dev/test-hadoop-3.3.sh, dev/test-hadoop-3.5.sh) and the sandbox scenario on the built distribution (dev/test-sandbox.sh);
-# extra arguments go to Maven only (for example -pl test-support).
+# extra arguments go to Maven only (for example -pl local-clusters).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)

@@ -12,9 +12,9 @@ import io.colocation.sandbox.scenario.BrokerView;
 import io.colocation.sandbox.scenario.LoadFiles;
 import io.colocation.sandbox.scenario.Narrator;
 import io.colocation.sandbox.scenario.Scenario;
-import io.colocation.testsupport.Ports;
-import io.colocation.testsupport.kube.KubeApiServer;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.LoopbackPorts;
+import io.colocation.localclusters.kube.KubeApiServer;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
@@ -58,7 +58,7 @@ public final class Sandbox implements AutoCloseable {
         narrator.say("colocation sandbox: " + options.nodes() + " nodes, a " + options.duration().toSeconds() + " s scenario, policy "
                 + options.policy() + (options.yarn() ? "" : ", without YARN") + "; work directory " + work);
         try {
-            TestZooKeeper zk = new TestZooKeeper();
+            LocalZooKeeper zk = new LocalZooKeeper();
             parts.push(zk);
             narrator.say("ZooKeeper on " + zk.connectString());
 
@@ -97,7 +97,7 @@ public final class Sandbox implements AutoCloseable {
             SandboxYarn yarn = null;
             List<SandboxYarn.NodeManager> nodeManagers = List.of();
             if (options.yarn()) {
-                System.setProperty(io.colocation.testsupport.yarn.MapReduceClasspath.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/mapreduce").toString());
+                System.setProperty(io.colocation.localclusters.yarn.MapReduceClasspath.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/mapreduce").toString());
                 yarn = SandboxYarn.start(conf, nodes.size(), NODE_MEMORY_GI * 1024 / 2, NODE_CORES / 2, zk.connectString(), "/colocation",
                         work.resolve("yarn"));
                 parts.push(yarn);
@@ -109,14 +109,14 @@ public final class Sandbox implements AutoCloseable {
                         + " NodeManagers with the copilot (conf/hadoop/), one per node");
             }
 
-            int port = Ports.freeLoopbackPort();
+            int port = LoopbackPorts.pick();
             String token = UUID.randomUUID().toString();
             BrokerView broker = new BrokerView("http://127.0.0.1:" + port);
             parts.push(ChildProcess.start("broker", launcher, List.of("broker", conf.resolve("broker.yml").toString()),
                     List.of("-Ddw.kubernetes.kubeconfig=" + api.kubeconfig(), "-Ddw.zookeeper.connect=" + zk.connectString(),
                             "-Ddw.arbitration.policy=" + options.policy(), "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
                             "-Ddw.server.applicationConnectors[0].port=" + port, "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
-                            "-Ddw.server.adminConnectors[0].port=" + Ports.freeLoopbackPort(), "-Xmx256m"),
+                            "-Ddw.server.adminConnectors[0].port=" + LoopbackPorts.pick(), "-Xmx256m"),
                     Map.of("COLOCATION_BROKER_TOKEN", token), logs.resolve("broker.log"), Duration.ofSeconds(120), broker::answers));
             narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes");
 

@@ -2,9 +2,9 @@ package io.colocation.scheduler.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.colocation.testsupport.Ports;
-import io.colocation.testsupport.kube.ColocationObjects;
-import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.localclusters.LoopbackPorts;
+import io.colocation.localclusters.kube.ColocationObjects;
+import io.colocation.localclusters.kube.KubeApiServer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -218,7 +218,7 @@ class SchedulerThroughputBenchmark {
                     "clientQps: " + qps,
                     "status:",
                     "  bindAddress: 127.0.0.1",
-                    "  port: " + Ports.freeLoopbackPort(),
+                    "  port: " + LoopbackPorts.pick(),
                     ""));
             command = List.of(launcher.toAbsolutePath().toString(), "k8s-scheduler", config.toAbsolutePath().toString());
         }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.scheduler.cli.K8sSchedulerCommand;
 import io.colocation.testsupport.Await;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

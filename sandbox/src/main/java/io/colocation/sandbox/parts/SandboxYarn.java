@@ -2,8 +2,8 @@ package io.colocation.sandbox.parts;
 
 import io.colocation.copilot.YarnCopilotAuxService;
 import io.colocation.copilot.api.CopilotApi;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.yarn.SleepJobs;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.yarn.SleepJobs;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

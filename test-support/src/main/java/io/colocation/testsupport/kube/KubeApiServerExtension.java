@@ -1,5 +1,7 @@
 package io.colocation.testsupport.kube;
 
+import io.colocation.localclusters.kube.KubeApiServer;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;

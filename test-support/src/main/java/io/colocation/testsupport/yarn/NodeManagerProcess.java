@@ -1,6 +1,8 @@
 package io.colocation.testsupport.yarn;
 
-import io.colocation.testsupport.Ports;
+import io.colocation.localclusters.BuildProperties;
+import io.colocation.localclusters.LoopbackPorts;
+import io.colocation.localclusters.yarn.MapReduceClasspath;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A real NodeManager in its own JVM, the way an init system runs one: Hadoop's unshaded jars (the
  * MapReduce container classpath of this Hadoop version) plus the jars of the aux services under test,
- * a {@code yarn-site.xml} made from a running cluster's configuration, a fixed address and
+ * a {@code yarn-site.xml} made from a running cluster's configuration, a fixed address (outside the ephemeral
+ * port range, so it is still free when the NodeManager binds it and again when it restarts) and
  * work-preserving recovery ({@code yarn.nodemanager.recovery.enabled}, supervised). {@link #stop()}
  * sends SIGTERM and {@link #start()} starts it again on the same recovery directory, so containers
  * outlive the restart. MiniYARNCluster's own NodeManagers cannot do this: they bind ephemeral ports,
@@ -51,12 +54,12 @@ public final class NodeManagerProcess implements Closeable {
      */
     public static NodeManagerProcess create(Configuration clusterConf, Path work, List<Path> extraClasspath,
             Map<String, String> properties) {
-        int port = Ports.freeLoopbackPort();
+        int port = LoopbackPorts.pick();
         Configuration conf = new Configuration(clusterConf);
         // The host's name, as MiniYARNCluster's NodeManagers use: it becomes the node id ApplicationMasters dial.
         String host = org.apache.hadoop.yarn.server.MiniYARNCluster.getHostname();
         conf.set("yarn.nodemanager.address", host + ":" + port);
-        conf.set("yarn.nodemanager.localizer.address", host + ":" + Ports.freeLoopbackPort());
+        conf.set("yarn.nodemanager.localizer.address", host + ":" + LoopbackPorts.pick());
         conf.set("yarn.nodemanager.webapp.address", host + ":0");
         conf.set("yarn.nodemanager.local-dirs", work.resolve("local").toString());
         conf.set("yarn.nodemanager.log-dirs", work.resolve("logs").toString());
@@ -87,7 +90,7 @@ public final class NodeManagerProcess implements Closeable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
         // Hadoop 3.3/3.4 predate Java 17: the NodeManager gets the packages opened that the test JVMs get.
-        command.addAll(List.of(MiniYarn.buildProperty("jdk17.opens").trim().split("\\s+")));
+        command.addAll(List.of(BuildProperties.get("jdk17.opens").trim().split("\\s+")));
         command.add("-Dhadoop.log.dir=" + work.resolve("logs"));
         command.add("-Dyarn.log.dir=" + work.resolve("logs"));
         command.add("-cp");

@@ -1,5 +1,7 @@
 package io.colocation.testsupport.yarn;
 
+import io.colocation.localclusters.yarn.MapReduceClasspath;
+
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;

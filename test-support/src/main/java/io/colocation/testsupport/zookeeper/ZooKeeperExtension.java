@@ -1,19 +1,21 @@
 package io.colocation.testsupport.zookeeper;
 
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
+
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * JUnit 5 extension: one {@link TestZooKeeper} per test class (so a test that stops or restarts it
- * touches no other class), closed after the class. Injects {@link TestZooKeeper}.
+ * JUnit 5 extension: one {@link LocalZooKeeper} per test class (so a test that stops or restarts it
+ * touches no other class), closed after the class. Injects {@link LocalZooKeeper}.
  */
 public final class ZooKeeperExtension implements ParameterResolver {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(ZooKeeperExtension.class);
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == TestZooKeeper.class;
+        return parameter.getParameter().getType() == LocalZooKeeper.class;
     }
 
     @Override
@@ -24,10 +26,10 @@ public final class ZooKeeperExtension implements ParameterResolver {
         }
         return classContext.getStore(NS).getOrComputeIfAbsent("zookeeper", key -> {
             try {
-                return new TestZooKeeper();
+                return new LocalZooKeeper();
             } catch (Exception e) {
                 throw new IllegalStateException("cannot start the test ZooKeeper: " + e, e);
             }
-        }, TestZooKeeper.class);
+        }, LocalZooKeeper.class);
     }
 }

@@ -1,5 +1,7 @@
 package io.colocation.testsupport.kube;
 
+import io.colocation.localclusters.kube.KubeApiServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

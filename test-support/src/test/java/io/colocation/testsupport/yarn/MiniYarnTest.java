@@ -1,5 +1,7 @@
 package io.colocation.testsupport.yarn;
 
+import io.colocation.localclusters.yarn.MiniYarn;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,7 @@
 package io.colocation.testsupport.zookeeper;
 
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LeaderLatchTest {
 
     @Test
-    void oneLeaderAndLeadershipMovesWhenItCloses(TestZooKeeper zk) throws Exception {
+    void oneLeaderAndLeadershipMovesWhenItCloses(LocalZooKeeper zk) throws Exception {
         LeaderLatch first = new LeaderLatch(zk.newClient(), "/test/leader", "first");
         LeaderLatch second = new LeaderLatch(zk.newClient(), "/test/leader", "second");
         first.start();

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.Quantities;
 import io.colocation.copilot.api.CopilotApi;
-import io.colocation.testsupport.Ports;
+import io.colocation.localclusters.LoopbackPorts;
 import io.colocation.testsupport.yarn.JobResult;
-import io.colocation.testsupport.yarn.MapReduceClasspath;
-import io.colocation.testsupport.yarn.MiniYarn;
+import io.colocation.localclusters.yarn.MapReduceClasspath;
+import io.colocation.localclusters.yarn.MiniYarn;
 import io.colocation.testsupport.yarn.NodeManagerProcess;
-import io.colocation.testsupport.yarn.SleepJobs;
+import io.colocation.localclusters.yarn.SleepJobs;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +43,7 @@ class YarnCopilotAcrossNodeManagerRestartTest {
     @BeforeAll
     static void start() throws Exception {
         yarn = MiniYarn.builder("copilot-nm-restart").nodeManagers(0).nodeSize(4096, 4).start();
-        int copilotPort = Ports.freeLoopbackPort();
+        int copilotPort = LoopbackPorts.pick();
         nodeManager = NodeManagerProcess.create(yarn.config(), work.resolve("nm"),
                 List.of(codeOf(YarnCopilotAuxService.class), codeOf(CopilotApi.class), codeOf(Quantities.class)),
                 // MapReduce's shuffle (every MapReduce task container asks for it) and the copilot.
@@ -54,7 +54,7 @@ class YarnCopilotAcrossNodeManagerRestartTest {
                         CopilotApi.CONF_REFRESH_MS, "200"));
         nodeManager.start();
         awaitRegistered();
-        copilot = new CopilotClient("127.0.0.1:" + copilotPort, null);
+        copilot = CopilotClient.withTokenOf("127.0.0.1:" + copilotPort);
     }
 
     @AfterAll

@@ -3,10 +3,10 @@ package io.colocation.broker.benchmarks;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.service.Broker;
 import io.colocation.broker.service.BrokerConfiguration;
-import io.colocation.testsupport.kube.ColocationObjects;
-import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.localclusters.kube.ColocationObjects;
+import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,14 +51,14 @@ public final class PublishCycleScenario {
         }
         Path work = Files.createTempDirectory("publish-cycle");
         try (KubeApiServer apiServer = KubeApiServer.start(work);
-                TestZooKeeper zk = new TestZooKeeper();
+                LocalZooKeeper zk = new LocalZooKeeper();
                 KubernetesClient client = apiServer.newClient()) {
             run(client, zk, repo, nodes, changes);
         }
         System.exit(0);
     }
 
-    private static void run(KubernetesClient client, TestZooKeeper zk, Path repo, int nodeCount, int changes) throws Exception {
+    private static void run(KubernetesClient client, LocalZooKeeper zk, Path repo, int nodeCount, int changes) throws Exception {
         ColocationObjects.installNodeMetricCrd(client, repo.resolve("conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
         String ns = "bench";
         ColocationObjects.namespace(client, ns);

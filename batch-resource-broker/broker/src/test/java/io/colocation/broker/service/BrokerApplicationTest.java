@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.broker.cli.StatusCommand;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.testsupport.Await;
-import io.colocation.testsupport.kube.KubeApiServer;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.KubeApiServer;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayOutputStream;
@@ -50,7 +50,7 @@ class BrokerApplicationTest {
     private static final Properties SAVED = new Properties();
 
     @BeforeAll
-    static void start(KubernetesClient client, KubeApiServer apiServer, TestZooKeeper zk) throws Exception {
+    static void start(KubernetesClient client, KubeApiServer apiServer, LocalZooKeeper zk) throws Exception {
         ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
         ColocationObjects.namespace(client, NS);
         ColocationObjects.enableColocation(client, NS, null);

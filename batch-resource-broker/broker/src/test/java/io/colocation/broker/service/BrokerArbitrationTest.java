@@ -10,9 +10,9 @@ import io.colocation.model.Resources;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -47,7 +47,7 @@ class BrokerArbitrationTest {
     private CuratorFramework pluginZk;
 
     @BeforeEach
-    void start(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void start(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         // Names unique per test: deletions of the previous test's objects may still be in flight.
         round++;
         withNm = "arb-yarn-" + round;

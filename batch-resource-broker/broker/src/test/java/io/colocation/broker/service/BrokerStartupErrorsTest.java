@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class BrokerStartupErrorsTest {
 
     /** Runs the shipped command line with {@code -Ddw.} overrides; returns what it printed on stderr. */
-    private static String start(TestZooKeeper zk, Map<String, String> overrides) throws Exception {
+    private static String start(LocalZooKeeper zk, Map<String, String> overrides) throws Exception {
         Map<String, String> all = new java.util.HashMap<>(Map.of(
                 "dw.zookeeper.connect", zk.connectString(),
                 "dw.zookeeper.root", "/startup",
@@ -63,7 +63,7 @@ class BrokerStartupErrorsTest {
     }
 
     @Test
-    void anUnreachableApiServerIsNamedWithItsCause(TestZooKeeper zk) throws Exception {
+    void anUnreachableApiServerIsNamedWithItsCause(LocalZooKeeper zk) throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -73,7 +73,7 @@ class BrokerStartupErrorsTest {
     }
 
     @Test
-    void aServerThatNeverAnswersIsGivenUpOnAfterTheStartupTimeout(TestZooKeeper zk) throws Exception {
+    void aServerThatNeverAnswersIsGivenUpOnAfterTheStartupTimeout(LocalZooKeeper zk) throws Exception {
         try (ServerSocket silent = new ServerSocket(0)) {
             List<Socket> accepted = new ArrayList<>();
             Thread acceptor = new Thread(() -> {
@@ -99,7 +99,7 @@ class BrokerStartupErrorsTest {
     }
 
     @Test
-    void aMissingNodeMetricCrdSaysHowToInstallIt(TestZooKeeper zk) throws Exception {
+    void aMissingNodeMetricCrdSaysHowToInstallIt(LocalZooKeeper zk) throws Exception {
         // An API server without the CRD answers 404 for its group-version.
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
@@ -119,7 +119,7 @@ class BrokerStartupErrorsTest {
     }
 
     @Test
-    void aConfigErrorIsOneLineNamingTheKey(TestZooKeeper zk) throws Exception {
+    void aConfigErrorIsOneLineNamingTheKey(LocalZooKeeper zk) throws Exception {
         String stderr = start(zk, Map.of("dw.sync.intervalMs", "often"));
         assertOneLine(stderr, "sync.intervalMs");
     }

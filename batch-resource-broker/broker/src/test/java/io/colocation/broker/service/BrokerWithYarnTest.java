@@ -8,11 +8,11 @@ import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.model.node.YarnRelease;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.JobResult;
-import io.colocation.testsupport.yarn.SleepJobs;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.yarn.SleepJobs;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.colocation.broker.yarn.PluginYarnSideTest;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,7 +49,7 @@ class BrokerWithYarnTest {
     private static final long GI = 1L << 30;
 
     @Test
-    void aNodeMetricChangeMovesTheNodeStatusAndTheNodeManagersCapacity(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void aNodeMetricChangeMovesTheNodeStatusAndTheNodeManagersCapacity(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
         ColocationObjects.namespace(client, NS);
         ColocationObjects.enableColocation(client, NS, null);
@@ -98,7 +98,7 @@ class BrokerWithYarnTest {
      * preempts one map container gracefully, the RM records PREEMPTED, and the job succeeds with no failed task.
      */
     @Test
-    void aKoordletReleaseShrinksYarnAndTheResourceManagerPreemptsGracefully(KubernetesClient client, TestZooKeeper zk,
+    void aKoordletReleaseShrinksYarnAndTheResourceManagerPreemptsGracefully(KubernetesClient client, LocalZooKeeper zk,
             @TempDir Path work) throws Exception {
         ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
         ColocationObjects.namespace(client, NS);

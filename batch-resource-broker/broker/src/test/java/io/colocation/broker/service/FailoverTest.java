@@ -7,9 +7,9 @@ import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -39,7 +39,7 @@ class FailoverTest {
     private static final long GI = 1L << 30;
 
     @Test
-    void theStandbyTakesOverWithoutInflatingGrants(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void theStandbyTakesOverWithoutInflatingGrants(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
         ColocationObjects.namespace(client, NS);
         ColocationObjects.enableColocation(client, NS, null);
@@ -125,7 +125,7 @@ class FailoverTest {
         }
     }
 
-    private static Broker broker(KubernetesClient client, TestZooKeeper zk, String replica) {
+    private static Broker broker(KubernetesClient client, LocalZooKeeper zk, String replica) {
         BrokerConfiguration c = KubeFixtures.config(zk.connectString(), ROOT, NS, "partitioned");
         c.yarn.clusters.add(KubeFixtures.pluginCluster(CLUSTER));
         c.replicaId = replica;

@@ -14,11 +14,11 @@ import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.testsupport.Await;
-import io.colocation.testsupport.kube.ColocationObjects;
-import io.colocation.testsupport.kube.KubeApiServer;
+import io.colocation.localclusters.kube.ColocationObjects;
+import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -56,7 +56,7 @@ class FaultIsolationTest {
     private SimulatedYarnPlugin yarn;
 
     @BeforeEach
-    void objects(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void objects(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         round++;
         good = "fault-good-" + round;
         root = "/faults" + round;
@@ -82,7 +82,7 @@ class FaultIsolationTest {
         ColocationObjects.cleanUp(client, TEST, NS);
     }
 
-    private Broker start(KubernetesClient client, TestZooKeeper zk, boolean withYarn) throws Exception {
+    private Broker start(KubernetesClient client, LocalZooKeeper zk, boolean withYarn) throws Exception {
         BrokerConfiguration config = KubeFixtures.config(zk.connectString(), root, NS, "partitioned");
         if (withYarn) {
             config.yarn.clusters.add(KubeFixtures.pluginCluster(CLUSTER));
@@ -94,7 +94,7 @@ class FaultIsolationTest {
     }
 
     /** The good node with a NodeManager on a simulated YARN plugin, the broker started and both sides settled. */
-    private void startWithNodeManager(KubernetesClient client, TestZooKeeper zk, String nodeId) throws Exception {
+    private void startWithNodeManager(KubernetesClient client, LocalZooKeeper zk, String nodeId) throws Exception {
         ColocationObjects.nodeManagerPod(client, NS, good, nodeId, CLUSTER);
         yarn = new SimulatedYarnPlugin(zk.newClient(), root, CLUSTER, Set.of(nodeId), 300);
         broker = start(client, zk, true);
@@ -124,7 +124,7 @@ class FaultIsolationTest {
     }
 
     @Test
-    void oneNodesBadInputsLeaveEveryOtherNodePublishedAndAreReported(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void oneNodesBadInputsLeaveEveryOtherNodePublishedAndAreReported(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         String badMetric = "fault-metric-" + round;
         String badReservation = "fault-reservation-" + round;
         String badThirdParty = "fault-thirdparty-" + round;
@@ -180,7 +180,7 @@ class FaultIsolationTest {
     }
 
     @Test
-    void aNegativeYarnReportIsRefusedWhereItEntersAndNeverWrittenBack(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void aNegativeYarnReportIsRefusedWhereItEntersAndNeverWrittenBack(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         String nodeId = "fault-host-" + round + ":8041";
         startWithNodeManager(client, zk, nodeId);
         assertTrue(yarn.allocate(nodeId, 1, 1024));
@@ -205,7 +205,7 @@ class FaultIsolationTest {
     }
 
     @Test
-    void aCorruptEpochIsRepairedAboveEveryGrantAndTheReplicaLeads(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void aCorruptEpochIsRepairedAboveEveryGrantAndTheReplicaLeads(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         String grant = YarnContract.grantPath(root, CLUSTER, "h:1");
         zkClient.create().creatingParentsIfNeeded().forPath(grant, YarnContractCodec.write(new YarnGrant("h:1", 41, 3, 1, 1024, 0)));
         zkClient.create().creatingParentsIfNeeded().forPath(YarnContract.epochPath(root), "abc".getBytes(StandardCharsets.UTF_8));
@@ -217,7 +217,7 @@ class FaultIsolationTest {
     }
 
     @Test
-    void aMalformedConfigMapAcrossARestartKeepsBatch(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void aMalformedConfigMapAcrossARestartKeepsBatch(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         broker = start(client, zk, false);
         Await.until(Duration.ofSeconds(20), () -> KubeFixtures.batchAllocatable(client, good) != null);
         long[] published = KubeFixtures.batchAllocatable(client, good);
@@ -233,7 +233,7 @@ class FaultIsolationTest {
     }
 
     @Test
-    void aMalformedConfigMapWithNoGoodOneKnownFreezesInsteadOfRemovingBatch(KubernetesClient client, TestZooKeeper zk)
+    void aMalformedConfigMapWithNoGoodOneKnownFreezesInsteadOfRemovingBatch(KubernetesClient client, LocalZooKeeper zk)
             throws Exception {
         broker = start(client, zk, false);
         Await.until(Duration.ofSeconds(20), () -> KubeFixtures.batchAllocatable(client, good) != null);
@@ -252,7 +252,7 @@ class FaultIsolationTest {
     }
 
     @Test
-    void healthAnswersWithinASecondWithZooKeeperDown(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void healthAnswersWithinASecondWithZooKeeperDown(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         broker = start(client, zk, true);
         zk.stop();
         try {
@@ -278,7 +278,7 @@ class FaultIsolationTest {
     }
 
     @Test
-    void aZooKeeperOutageFreezesBothGrantsAndTheyConvergeAfterIt(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void aZooKeeperOutageFreezesBothGrantsAndTheyConvergeAfterIt(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         String nodeId = "fault-zk-" + round + ":8041";
         startWithNodeManager(client, zk, nodeId);
         long[] before = KubeFixtures.batchAllocatable(client, good);
@@ -308,7 +308,7 @@ class FaultIsolationTest {
 
     @Test
     void anApiServerOutageLetsYarnGrowOnlyIntoRoomKubernetesConfirmedGivingUp(KubernetesClient client, KubeApiServer api,
-            TestZooKeeper zk) throws Exception {
+            LocalZooKeeper zk) throws Exception {
         String nodeId = "fault-api-" + round + ":8041";
         startWithNodeManager(client, zk, nodeId);
         long kubernetesBefore = KubeFixtures.batchAllocatable(client, good)[0];

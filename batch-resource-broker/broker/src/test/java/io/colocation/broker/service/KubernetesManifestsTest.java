@@ -11,9 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.testsupport.Await;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -129,7 +129,7 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void theBrokerPublishesBatchWithItsServiceAccountsRightsAlone(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void theBrokerPublishesBatchWithItsServiceAccountsRightsAlone(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         applyKustomization(client);
         String node = "manifests-node";
         ColocationObjects.node(client, node, OWNER, 16, 64);

@@ -7,9 +7,9 @@ import io.colocation.api.ResourceNames;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -58,7 +58,7 @@ class RaceTest {
     }
 
     @Test
-    void partitionedNeverPlacesBeyondOriginAndSharedIsMeasured(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void partitionedNeverPlacesBeyondOriginAndSharedIsMeasured(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);
         Figures partitioned = run(client, zk, "partitioned");
         Figures shared = run(client, zk, "shared");
@@ -69,7 +69,7 @@ class RaceTest {
         assertTrue(shared.overcommittedSamples() > 0, "shared lets both sides claim the same free Batch: " + shared);
     }
 
-    private Figures run(KubernetesClient client, TestZooKeeper zk, String policy) throws Exception {
+    private Figures run(KubernetesClient client, LocalZooKeeper zk, String policy) throws Exception {
         String test = "race-" + policy;
         String ns = "broker-" + test;
         ColocationObjects.namespace(client, ns);

@@ -9,9 +9,9 @@ import io.colocation.api.KoordinatorKeys;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
 import io.colocation.testsupport.Await;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -40,7 +40,7 @@ class SloControllersTest {
     private String node;
 
     @BeforeEach
-    void start(KubernetesClient client, TestZooKeeper zk) throws Exception {
+    void start(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         round++;
         node = "slo-node-" + round;
         ColocationObjects.installNodeMetricCrd(client, KubeFixtures.CRD);

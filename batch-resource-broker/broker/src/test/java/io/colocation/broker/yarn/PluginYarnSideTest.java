@@ -1,7 +1,7 @@
 package io.colocation.broker.yarn;
 
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.yarn.plugin.BatchGrantEditPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +11,7 @@ import org.apache.curator.framework.CuratorFramework;
 public class PluginYarnSideTest extends YarnSideContractTest {
 
     /** A MiniYARNCluster whose ResourceManager runs the real plugin against {@code zk}. */
-    public static MiniYarn.Builder withPlugin(MiniYarn.Builder builder, TestZooKeeper zk, String root, String clusterId) {
+    public static MiniYarn.Builder withPlugin(MiniYarn.Builder builder, LocalZooKeeper zk, String root, String clusterId) {
         return builder.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
                 .set("yarn.resourcemanager.scheduler.monitor.enable", "true")
                 .set("yarn.resourcemanager.scheduler.monitor.policies", BatchGrantEditPolicy.class.getName())
@@ -23,7 +23,7 @@ public class PluginYarnSideTest extends YarnSideContractTest {
     }
 
     @Override
-    protected MiniYarn startYarn(TestZooKeeper zk) {
+    protected MiniYarn startYarn(LocalZooKeeper zk) {
         return withPlugin(MiniYarn.builder("plugin-side").nodeManagers(2).nodeSize(4096, 4).mapReduce(false)
                 .highAvailability(zk.connectString()), zk, ROOT,
                 CLUSTER).start();

@@ -1,7 +1,7 @@
 package io.colocation.broker.yarn;
 
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,7 +18,7 @@ import org.apache.hadoop.conf.Configuration;
 class RmAdminYarnSideTest extends YarnSideContractTest {
 
     @Override
-    protected MiniYarn startYarn(TestZooKeeper zk) {
+    protected MiniYarn startYarn(LocalZooKeeper zk) {
         return MiniYarn.builder("rm-admin-side").nodeManagers(2).nodeSize(4096, 4).mapReduce(false)
                 .highAvailability(zk.connectString())
                 .set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.copilot.YarnCopilotAuxService;
 import io.colocation.copilot.api.CopilotApi;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -52,7 +52,7 @@ class SecureYarnKerberosTest {
     private static MiniKdc kdc;
     private static String realm;
     private static Path serviceKeytab;
-    private static TestZooKeeper zk;
+    private static LocalZooKeeper zk;
     private static CuratorFramework curator;
     private static MiniYarn yarn;
 
@@ -77,7 +77,7 @@ class SecureYarnKerberosTest {
         UserGroupInformation.setConfiguration(security);
         UserGroupInformation.loginUserFromKeytab("rm/localhost@" + realm, serviceKeytab.toString());
 
-        zk = new TestZooKeeper();
+        zk = new LocalZooKeeper();
         curator = zk.newClient();
         MiniYarn.Builder builder = PluginYarnSideTest.withPlugin(MiniYarn.builder("secure-yarn").nodeManagers(1)
                         .nodeSize(4096, 4).mapReduce(false).restartableResourceManager(), zk, PLUGIN_ROOT, CLUSTER)

@@ -11,7 +11,7 @@ import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import io.colocation.api.yarn.YarnNodeReport;
 import io.colocation.testsupport.Await;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
@@ -30,7 +30,7 @@ class YarnGrantPublisherTest {
     }
 
     @Test
-    void aDeposedLeaderCannotWriteAndTheNewLeaderResumesFromThePersistedGrants(TestZooKeeper zk) throws Exception {
+    void aDeposedLeaderCannotWriteAndTheNewLeaderResumesFromThePersistedGrants(LocalZooKeeper zk) throws Exception {
         String root = "/fencing";
         CuratorFramework clientA = zk.newClient();
         CuratorFramework clientB = zk.newClient();
@@ -71,7 +71,7 @@ class YarnGrantPublisherTest {
     }
 
     @Test
-    void anAcknowledgementOfTheSameEpochAndVersionCountsAsApplied(TestZooKeeper zk) throws Exception {
+    void anAcknowledgementOfTheSameEpochAndVersionCountsAsApplied(LocalZooKeeper zk) throws Exception {
         String root = "/acks";
         CuratorFramework client = zk.newClient();
         try (LeaderEpoch leader = new LeaderEpoch(client, root, "only");

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.testsupport.Await;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -37,20 +37,20 @@ abstract class YarnSideContractTest {
     static final String ROOT = "/contract";
     static final String CLUSTER = "contract-cluster";
 
-    protected TestZooKeeper zk;
+    protected LocalZooKeeper zk;
     protected CuratorFramework curator;
     protected LeaderEpoch leadership;
     protected MiniYarn yarn;
     protected YarnSide side;
 
     /** The cluster, configured as this implementation needs (the plugin installed, or not). */
-    protected abstract MiniYarn startYarn(TestZooKeeper zk);
+    protected abstract MiniYarn startYarn(LocalZooKeeper zk);
 
     protected abstract YarnSide side(MiniYarn yarn, CuratorFramework curator, LeaderEpoch leadership);
 
     @BeforeAll
     void start() throws Exception {
-        zk = new TestZooKeeper();
+        zk = new LocalZooKeeper();
         curator = zk.newClient();
         leadership = new LeaderEpoch(curator, ROOT, "contract");
         leadership.start();

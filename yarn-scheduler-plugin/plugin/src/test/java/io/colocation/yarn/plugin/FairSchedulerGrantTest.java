@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.time.Duration;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
@@ -20,7 +20,7 @@ class FairSchedulerGrantTest {
 
     @Test
     void theFairSchedulerAppliesAndAcknowledgesGrants() throws Exception {
-        try (TestZooKeeper zk = new TestZooKeeper();
+        try (LocalZooKeeper zk = new LocalZooKeeper();
                 MiniYarn yarn = MiniYarn.builder("fair-grants").nodeManagers(1).nodeSize(4096, 4).mapReduce(false)
                         .scheduler(FairScheduler.class)
                         .set("yarn.resourcemanager.scheduler.monitor.enable", "true")

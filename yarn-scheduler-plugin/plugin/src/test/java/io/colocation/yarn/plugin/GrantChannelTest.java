@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnGrant;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +19,7 @@ class GrantChannelTest {
 
     @Test
     void grantsArriveWithoutAnEpochNodeAndBadDocumentsAreReportedByPath() throws Exception {
-        try (TestZooKeeper zk = new TestZooKeeper()) {
+        try (LocalZooKeeper zk = new LocalZooKeeper()) {
             Configuration conf = new Configuration(false);
             conf.set(PluginSettings.ZK_CONNECT, zk.connectString());
             conf.set(PluginSettings.CLUSTER_ID, "c1");

@@ -11,9 +11,9 @@ import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import io.colocation.api.yarn.YarnNodeReport;
 import io.colocation.testsupport.yarn.JobResult;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.yarn.SleepJobs;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.yarn.SleepJobs;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -57,14 +57,14 @@ class GrantEnforcementTest {
     private static final long EPOCH = 3;
     private static final AtomicLong VERSION = new AtomicLong();
 
-    private static TestZooKeeper zk;
+    private static LocalZooKeeper zk;
     private static CuratorFramework curator;
     private static MiniYarn yarn;
     private static BrokerWrites broker;
 
     @BeforeAll
     static void start() throws Exception {
-        zk = new TestZooKeeper();
+        zk = new LocalZooKeeper();
         curator = zk.newClient();
         broker = new BrokerWrites(curator, ROOT, CLUSTER);
         broker.epoch(EPOCH);

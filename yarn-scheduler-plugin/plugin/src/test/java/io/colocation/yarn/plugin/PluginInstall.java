@@ -1,6 +1,6 @@
 package io.colocation.yarn.plugin;
 
-import io.colocation.testsupport.yarn.MiniYarn;
+import io.colocation.localclusters.yarn.MiniYarn;
 
 /** The plugin installed into a test cluster's CapacityScheduler RM by configuration only, as yarn-site.xml does. */
 final class PluginInstall {

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.zookeeper.TestZooKeeper;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -35,14 +35,14 @@ class ResourceManagerFailoverTest {
     private static final String CLUSTER = "ha-yarn";
     private static final long EPOCH = 7;
 
-    private static TestZooKeeper zk;
+    private static LocalZooKeeper zk;
     private static CuratorFramework curator;
     private static MiniYarn yarn;
     private static BrokerWrites broker;
 
     @BeforeAll
     static void start() throws Exception {
-        zk = new TestZooKeeper();
+        zk = new LocalZooKeeper();
         curator = zk.newClient();
         broker = new BrokerWrites(curator, ROOT, CLUSTER);
         broker.epoch(EPOCH);

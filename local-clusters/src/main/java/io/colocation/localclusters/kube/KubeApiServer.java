@@ -1,6 +1,6 @@
-package io.colocation.testsupport.kube;
+package io.colocation.localclusters.kube;
 
-import io.colocation.testsupport.Ports;
+import io.colocation.localclusters.LoopbackPorts;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -30,8 +30,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real etcd and kube-apiserver (v1.20.2, built by {@code dev/install-kube-apiserver.sh}) on loopback
- * and free ports. Authentication is a static admin token in group {@code system:masters}; the serving
+ * A real etcd and kube-apiserver (v1.20.2, built by {@code dev/install-kube-apiserver.sh}) on loopback ports outside
+ * the ephemeral range ({@link LoopbackPorts}); a start that loses a port to another process is retried on new ones. Authentication is a static admin token in group {@code system:masters}; the serving
  * certificate is self-signed, so clients skip TLS verification. No controller manager, no kubelet: see
  * shared/notes/KUBE-APISERVER.md for what a bare API server does not do.
  */
@@ -54,13 +54,23 @@ public final class KubeApiServer implements Closeable {
 
     /** Starts etcd and the API server under {@code workDir} and waits until the server is ready. */
     public static KubeApiServer start(Path workDir) throws IOException {
-        KubeApiServer server = new KubeApiServer(workDir);
+        Path bin = locateBinaries();
         try {
-            server.launch(locateBinaries());
-            return server;
-        } catch (IOException | RuntimeException e) {
-            server.close();
-            throw e;
+            return LoopbackPorts.retryOnBindFailure(5, () -> {
+                KubeApiServer server = new KubeApiServer(workDir);
+                try {
+                    server.launch(bin);
+                    return server;
+                } catch (IOException e) {
+                    server.close();
+                    throw new java.io.UncheckedIOException(e);
+                } catch (RuntimeException e) {
+                    server.close();
+                    throw e;
+                }
+            });
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
         }
     }
 
@@ -84,9 +94,9 @@ public final class KubeApiServer implements Closeable {
 
     private void launch(Path bin) throws IOException {
         Files.createDirectories(workDir);
-        int etcdClientPort = Ports.freeLoopbackPort();
-        int etcdPeerPort = Ports.freeLoopbackPort();
-        apiPort = Ports.freeLoopbackPort();
+        int etcdClientPort = LoopbackPorts.pick();
+        int etcdPeerPort = LoopbackPorts.pick();
+        apiPort = LoopbackPorts.pick();
 
         String etcdUrl = "http://127.0.0.1:" + etcdClientPort;
         String peerUrl = "http://127.0.0.1:" + etcdPeerPort;
@@ -167,10 +177,11 @@ public final class KubeApiServer implements Closeable {
         long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
         String last = "no answer";
         while (System.nanoTime() < deadline) {
-            for (Process p : processes) {
+            for (int i = 0; i < processes.size(); i++) {
+                Process p = processes.get(i);
                 if (!p.isAlive()) {
-                    throw new IOException("A process of the test Kubernetes control plane exited with "
-                            + p.exitValue() + "; see the logs in " + workDir);
+                    String name = i == 0 ? "etcd" : "kube-apiserver";
+                    throw new IOException(name + " exited with " + p.exitValue() + bindFailure(name) + "; see the logs in " + workDir);
                 }
             }
             try {
@@ -189,6 +200,15 @@ public final class KubeApiServer implements Closeable {
         }
         throw new IOException("kube-apiserver not ready after " + STARTUP_TIMEOUT.toSeconds() + " s (last: "
                 + last + "); see the logs in " + workDir);
+    }
+
+    /** ": address already in use" when the process's log says it lost its port (the start is then retried). */
+    private String bindFailure(String name) {
+        try {
+            return Files.readString(workDir.resolve(name + ".log")).contains("address already in use") ? ": address already in use" : "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private Path writeKubeconfig() throws IOException {

@@ -1,4 +1,4 @@
-package io.colocation.testsupport.yarn;
+package io.colocation.localclusters.yarn;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.colocation.testsupport.kube;
+package io.colocation.localclusters.kube;
 
 import io.colocation.api.KoordinatorKeys;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -1,4 +1,4 @@
-package io.colocation.testsupport.yarn;
+package io.colocation.localclusters.yarn;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * MapReduce on the shaded MiniYARNCluster: MRAppMaster, YarnChild and the shuffle are not in the
  * shaded jars, so containers get a separate unshaded classpath (built by the
- * {@code test-support/mapreduce-classpath} module) and NodeManagers run the shuffle aux service.
+ * {@code local-clusters/mapreduce-classpath} module) and NodeManagers run the shuffle aux service.
  */
 public final class MapReduceClasspath {
     public static final String SHUFFLE_SERVICE = "mapreduce_shuffle";
@@ -21,15 +21,15 @@ public final class MapReduceClasspath {
     /** The directory of unshaded Hadoop jars the containers run with. */
     public static Path directory() {
         String configured = System.getProperty(DIRECTORY_PROPERTY);
-        Path dir = Path.of(configured != null ? configured : MiniYarn.buildProperty("mapreduce.classpath.dir"));
+        Path dir = Path.of(configured != null ? configured : io.colocation.localclusters.BuildProperties.get("mapreduce.classpath.dir"));
         if (!Files.isDirectory(dir)) {
             throw new IllegalStateException("MapReduce container classpath " + dir
-                    + " is missing: build the test-support/mapreduce-classpath module first (mvn generate-resources)");
+                    + " is missing: build the local-clusters/mapreduce-classpath module first (mvn generate-resources)");
         }
         return dir;
     }
 
-    static void configureCluster(Configuration conf) {
+    public static void configureCluster(Configuration conf) {
         conf.set("yarn.nodemanager.aux-services." + SHUFFLE_SERVICE + ".class", "org.apache.hadoop.mapred.ShuffleHandler");
         conf.set("mapreduce.shuffle.port", "0");
         configureJob(conf);

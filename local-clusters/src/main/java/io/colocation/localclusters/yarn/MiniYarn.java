@@ -1,9 +1,8 @@
-package io.colocation.testsupport.yarn;
+package io.colocation.localclusters.yarn;
 
-import io.colocation.testsupport.Ports;
+import io.colocation.localclusters.LoopbackPorts;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -29,14 +27,18 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real YARN for tests: the shaded {@link MiniYARNCluster} (one ResourceManager with the
+ * A real YARN on this machine: the shaded {@link MiniYARNCluster} (one ResourceManager with the
  * CapacityScheduler unless told otherwise, N NodeManagers with DefaultContainerExecutor) configured so
  * that MapReduce jobs run in real container JVMs, stops in seconds, and writes its configuration where
- * ApplicationMasters look for it.
+ * ApplicationMasters look for it. Its servers bind port 0 unless a ResourceManager must come back on its port
+ * (restart, HA): those ports are picked outside the ephemeral range and the start is retried on a bind failure.
+ * Hadoop's process-wide queue metrics are cleared before a start and after a stop, so a cluster (even one that
+ * failed) leaves nothing that breaks the next one in the same JVM.
  */
 public final class MiniYarn implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(MiniYarn.class);
@@ -137,6 +139,7 @@ public final class MiniYarn implements Closeable {
     public void close() {
         cluster.stop();
         deleteAll(writtenConfigs);
+        QueueMetrics.clearQueueMetrics();
     }
 
     private static void deleteAll(List<Path> files) {
@@ -161,6 +164,8 @@ public final class MiniYarn implements Closeable {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private Duration nodeManagerTimeout = Duration.ofSeconds(60);
         private int resourceManagers = 1;
+        /** RM ids whose addresses are fixed ports picked at start ("" for the one RM of a restartable cluster). */
+        private List<String> fixedPortRms = List.of();
         private static final List<String> RM_ADDRESS_KEYS = List.of(YarnConfiguration.RM_ADDRESS,
                 YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
                 YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS);
@@ -222,9 +227,7 @@ public final class MiniYarn implements Closeable {
             set(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, "true");
             set(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, "true");
             set(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "200");
-            for (String key : RM_ADDRESS_KEYS) {
-                set(key, "localhost:" + Ports.freeLoopbackPort());
-            }
+            fixedPortRms = List.of("");
             return this;
         }
 
@@ -248,11 +251,7 @@ public final class MiniYarn implements Closeable {
             set(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "200");
             set(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_BASE_MS, "100");
             set(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_MAX_MS, "500");
-            for (String rmId : List.of("rm0", "rm1")) {
-                for (String key : RM_ADDRESS_KEYS) {
-                    set(key + "." + rmId, "localhost:" + Ports.freeLoopbackPort());
-                }
-            }
+            fixedPortRms = List.of("rm0", "rm1");
             return this;
         }
 
@@ -262,6 +261,11 @@ public final class MiniYarn implements Closeable {
         }
 
         public MiniYarn start() {
+            return LoopbackPorts.retryOnBindFailure(5, this::startOnce);
+        }
+
+        private MiniYarn startOnce() {
+            QueueMetrics.clearQueueMetrics();
             YarnConfiguration conf = new YarnConfiguration();
             conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, nodeMemoryMb);
             conf.setInt(YarnConfiguration.NM_PMEM_MB, nodeMemoryMb);
@@ -290,6 +294,11 @@ public final class MiniYarn implements Closeable {
                 conf.set(YarnConfiguration.NM_AUX_SERVICES, String.join(",", services));
             }
             properties.forEach(conf::set);
+            for (String rmId : fixedPortRms) {
+                for (String key : RM_ADDRESS_KEYS) {
+                    conf.set(rmId.isEmpty() ? key : key + "." + rmId, "localhost:" + LoopbackPorts.pick());
+                }
+            }
 
             MiniYARNCluster cluster = new MiniYARNCluster(name, resourceManagers, nodeManagers, 1, 1);
             List<Path> written = new ArrayList<>();
@@ -315,6 +324,7 @@ public final class MiniYarn implements Closeable {
                 cluster.stop();
                 // Files left on the classpath would configure every later cluster of this JVM.
                 deleteAll(written);
+                QueueMetrics.clearQueueMetrics();
                 if (e instanceof RuntimeException re) {
                     throw re;
                 }
@@ -386,23 +396,6 @@ public final class MiniYarn implements Closeable {
                         + "set MiniYarn.Builder.configDir");
             }
             return first;
-        }
-    }
-
-    /** Reads a value the build filled into colocation-test-support.properties. */
-    static String buildProperty(String key) {
-        try (InputStream in = MiniYarn.class.getResourceAsStream("/colocation-test-support.properties")) {
-            Properties props = new Properties();
-            if (in != null) {
-                props.load(in);
-            }
-            String value = props.getProperty(key);
-            if (value == null || value.startsWith("${")) {
-                throw new IllegalStateException("build property " + key + " is not set: build test-support with Maven");
-            }
-            return value;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
