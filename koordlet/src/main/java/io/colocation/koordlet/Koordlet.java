@@ -13,6 +13,7 @@ import io.colocation.koordlet.kube.HostApplications;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.predict.PeakPredictServer;
 import io.colocation.koordlet.qos.agent.AgentState;
+import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.predict.PredictionCheckpointStore;
 import io.colocation.koordlet.predict.PredictorPod;
 import io.colocation.koordlet.predict.ProdReclaimablePredictor;
@@ -46,8 +47,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The node agent, part 1: measures the host every collect interval, predicts prod peaks, reports NodeMetric
  * status every {@code reportIntervalSeconds} of the NodeMetric spec. Lifecycle LATENT → STARTED → CLOSED.
- * Two threads: one only collects (so a slow API server never delays a sample), the other does everything that
- * talks to the outside (copilot, report, prediction, checkpoints).
+ * Three threads: one only collects (so a slow API server never delays a sample), one asks the copilot (so a slow or
+ * hostile copilot never delays a sample or a report: its answers are bounded in time and size, and a list older than
+ * {@link #yarnListMaxAge()} counts as unknown), and one does the rest that talks to the outside (report, prediction,
+ * checkpoints).
  */
 public final class Koordlet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Koordlet.class);
@@ -76,6 +79,9 @@ public final class Koordlet implements AutoCloseable {
 
     private volatile State state = State.LATENT;
     private volatile Optional<List<CollectTargets.YarnTarget>> yarnContainers = Optional.empty();
+    /** When the copilot last answered a list (agent clock, ms); 0: never. */
+    private volatile long yarnListMillis;
+    private final String yarnParent;
     private volatile Map<String, String> podNames = Map.of();
     private volatile LastReport lastReport;
     private volatile Optional<ProdReclaimablePredictor.Result> prediction = Optional.empty();
@@ -88,9 +94,9 @@ public final class Koordlet implements AutoCloseable {
     private Map<String, PodTargetEntry> podTargetCache = Map.of();
     private ScheduledExecutorService collectThread;
     private ScheduledExecutorService workThread;
+    private ScheduledExecutorService copilotThread;
     private Instant lastTraining = Instant.EPOCH;
     private Instant lastHousekeeping = Instant.EPOCH;
-    private Instant lastCopilotRefresh = Instant.EPOCH;
     private String sloVersion;
     private List<HostApplications.HostApp> hostApps = List.of();
     private String metricVersion;
@@ -122,6 +128,7 @@ public final class Koordlet implements AutoCloseable {
                 KoordletConfig.duration(config.prediction.modelCheckpointInterval, "prediction.modelCheckpointInterval"),
                 config.prediction.modelCheckpointMaxPerStep), new PredictionCheckpointStore(Path.of(config.prediction.checkpointDir)));
         this.reporter = new NodeMetricReporter(client, config.nodeName);
+        this.yarnParent = QoSOptions.yarnParent(config.qos.yarnCgroupParent, layout.qosDir("BestEffort"));
     }
 
     public synchronized void start() throws NodeWatches.StartupException {
@@ -136,7 +143,10 @@ public final class Koordlet implements AutoCloseable {
         predictor.restore(uids);
         collectThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-collect"));
         workThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-work"));
-        refreshCopilot(clock.instant());
+        if (copilot != null) {
+            copilotThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-copilot"));
+            copilotThread.scheduleWithFixedDelay(this::refreshCopilot, 0, config.yarn.refreshSeconds, TimeUnit.SECONDS);
+        }
         collectThread.scheduleAtFixedRate(this::collectOnce, 0, config.collect.intervalSeconds, TimeUnit.SECONDS);
         workThread.scheduleWithFixedDelay(this::workOnce, 1, 1, TimeUnit.SECONDS);
         state = State.STARTED;
@@ -156,7 +166,7 @@ public final class Koordlet implements AutoCloseable {
             long start = System.nanoTime();
             List<CollectTargets.PodTarget> podTargets = podTargets(watches.pods());
             readSpecs();
-            Optional<List<CollectTargets.YarnTarget>> yarn = yarnContainers;
+            Optional<List<CollectTargets.YarnTarget>> yarn = currentYarnContainers();
             List<CollectTargets.HostAppTarget> apps = hostApps.stream()
                     .map(a -> new CollectTargets.HostAppTarget(a.name(), a.cgroupDir())).toList();
             boolean containers = containerEvery > 0 && collectRounds++ % containerEvery == 0;
@@ -247,13 +257,10 @@ public final class Koordlet implements AutoCloseable {
         }
     }
 
-    /** Copilot refresh, training, GC and checkpoints, and the report, each when due. */
+    /** Training, GC and checkpoints, and the report, each when due. */
     void workOnce() {
         try {
             Instant now = clock.instant();
-            if (Duration.between(lastCopilotRefresh, now).getSeconds() >= config.yarn.refreshSeconds) {
-                refreshCopilot(now);
-            }
             if (Duration.between(lastTraining, now).compareTo(trainingInterval) >= 0 && lastCollectMillis > 0) {
                 lastTraining = now;
                 List<PredictorPod> pods = NodeInputs.predictorPods(watches.pods(), inputWarnings::warn);
@@ -283,11 +290,29 @@ public final class Koordlet implements AutoCloseable {
         return hostApps;
     }
 
-    private void refreshCopilot(Instant now) {
-        lastCopilotRefresh = now;
-        if (copilot != null) {
-            yarnContainers = copilot.runningContainers();
+    /** Asks the copilot for its list; the copilot thread's own. */
+    void refreshCopilot() {
+        try {
+            Optional<List<CollectTargets.YarnTarget>> listed = copilot.runningContainers(yarnParent);
+            if (listed.isPresent()) {
+                yarnListMillis = clock.millis();
+            }
+            yarnContainers = listed;
+        } catch (RuntimeException e) {
+            yarnContainers = Optional.empty();
+            LOG.error("koordlet: asking the copilot failed; trying again in {} s", config.yarn.refreshSeconds, e);
         }
+    }
+
+    /** The copilot's last list while it is recent enough; unknown (empty) otherwise. */
+    private Optional<List<CollectTargets.YarnTarget>> currentYarnContainers() {
+        Optional<List<CollectTargets.YarnTarget>> listed = yarnContainers;
+        return listed.isPresent() && clock.millis() - yarnListMillis <= yarnListMaxAge().toMillis() ? listed : Optional.empty();
+    }
+
+    /** Two refreshes and the longest a copilot answer may take: a list older than this is not trusted as current. */
+    Duration yarnListMaxAge() {
+        return Duration.ofSeconds(2L * config.yarn.refreshSeconds).plus(CopilotClient.LIST_DEADLINE);
     }
 
     private Optional<ProdReclaimablePredictor.Result> predict(List<PredictorPod> pods, Instant now) {
@@ -320,6 +345,9 @@ public final class Koordlet implements AutoCloseable {
         if (collectThread != null) {
             collectThread.shutdownNow();
             workThread.shutdownNow();
+            if (copilotThread != null) {
+                copilotThread.shutdownNow();
+            }
             try {
                 workThread.awaitTermination(5, TimeUnit.SECONDS);
                 collectThread.awaitTermination(5, TimeUnit.SECONDS);
@@ -362,7 +390,12 @@ public final class Koordlet implements AutoCloseable {
 
             @Override
             public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-                return yarnContainers;
+                return currentYarnContainers();
+            }
+
+            @Override
+            public boolean ownedByNodeManager(int pid) {
+                return copilot != null && copilot.ownedByNodeManager(pid);
             }
 
             @Override
@@ -421,6 +454,11 @@ public final class Koordlet implements AutoCloseable {
     public long sampleAgeMillis() {
         long last = lastCollectMillis;
         return last == 0 ? -1 : clock.millis() - last;
+    }
+
+    /** Things the copilot said that were refused, by reason; empty without a copilot. */
+    public Map<String, Long> copilotRefusals() {
+        return copilot == null ? Map.of() : copilot.refusals();
     }
 
     public boolean watching() {

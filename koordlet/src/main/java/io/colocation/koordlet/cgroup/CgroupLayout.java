@@ -84,6 +84,7 @@ public final class CgroupLayout {
 
     /** The file of {@code what} for the cgroup {@code dir}, or null where this version has none. */
     public Path file(String dir, Interface what) {
+        CgroupPaths.checked(dir);
         if (version == Version.V2) {
             return what.v2File == null ? null : root.resolve(dir).resolve(what.v2File);
         }
@@ -92,6 +93,7 @@ public final class CgroupLayout {
 
     /** The v1 hierarchies a cgroup is made in (every one this agent reads or writes); v2 has one. */
     public List<Path> hierarchies(String dir) {
+        CgroupPaths.checked(dir);
         if (version == Version.V2) {
             return List.of(root.resolve(dir));
         }

@@ -107,25 +107,35 @@ public final class CgroupWriter {
         return file == null ? Optional.empty() : read(file).map(v -> parse(knob, v));
     }
 
-    /** Makes the cgroup in every hierarchy; a v1 cpuset gets its parent's CPUs and memory nodes (the kernel starts it empty). */
     /** Whether the cgroup exists (in the CPU hierarchy on v1). */
     public boolean exists(String dir) {
         Path file = layout.file(dir, CgroupLayout.Interface.CPUSET_CPUS);
         return file != null && Files.isDirectory(file.getParent());
     }
 
+    /**
+     * Makes the cgroup and any missing parent in every hierarchy, from the top down; on v1 each new cpuset gets its
+     * parent's CPUs and memory nodes (the kernel starts it empty, and no process can join an empty cpuset).
+     */
     public void create(String dir) throws IOException {
-        for (Path p : layout.hierarchies(dir)) {
-            Files.createDirectories(p);
-        }
-        if (layout.version() == CgroupLayout.Version.V1) {
-            Path cpus = layout.file(dir, CgroupLayout.Interface.CPUSET_CPUS);
-            Path mems = layout.file(dir, CgroupLayout.Interface.CPUSET_MEMS);
-            if (read(cpus).orElse("").isEmpty()) {
-                Files.writeString(cpus, read(cpus.getParent().getParent().resolve("cpuset.cpus")).orElse(""));
+        String at = "";
+        for (String part : dir.split("/")) {
+            if (part.isEmpty()) {
+                continue;
             }
-            if (read(mems).orElse("").isEmpty()) {
-                Files.writeString(mems, read(mems.getParent().getParent().resolve("cpuset.mems")).orElse(""));
+            at = at.isEmpty() ? part : at + "/" + part;
+            for (Path p : layout.hierarchies(at)) {
+                Files.createDirectories(p);
+            }
+            if (layout.version() == CgroupLayout.Version.V1) {
+                Path cpus = layout.file(at, CgroupLayout.Interface.CPUSET_CPUS);
+                Path mems = layout.file(at, CgroupLayout.Interface.CPUSET_MEMS);
+                if (read(cpus).orElse("").isEmpty()) {
+                    Files.writeString(cpus, read(cpus.getParent().getParent().resolve("cpuset.cpus")).orElse(""));
+                }
+                if (read(mems).orElse("").isEmpty()) {
+                    Files.writeString(mems, read(mems.getParent().getParent().resolve("cpuset.mems")).orElse(""));
+                }
             }
         }
     }

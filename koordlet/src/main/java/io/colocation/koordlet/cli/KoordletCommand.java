@@ -18,6 +18,7 @@ import io.colocation.koordlet.sim.LoadCurve;
 import io.colocation.koordlet.sim.SimulatedUsageSource;
 import io.colocation.koordlet.status.StatusServer;
 import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.kube.client.EventRecorder;
 import io.colocation.kube.client.KubernetesClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -42,7 +43,7 @@ public final class KoordletCommand {
     /** A running agent and its status endpoint; closing stops both and checkpoints predictions. */
     /** @param qos the QoS loop; null on a simulated host or with qos.enabled false */
     public record Running(Koordlet koordlet, QoSManager qos, StatusServer status, InetSocketAddress statusAddress,
-            KubernetesClient client) implements AutoCloseable {
+            KubernetesClient client, EventRecorder events) implements AutoCloseable {
         @Override
         public void close() {
             if (qos != null) {
@@ -50,6 +51,7 @@ public final class KoordletCommand {
             }
             status.close();
             koordlet.close();
+            events.close();
             client.close();
         }
     }
@@ -134,7 +136,7 @@ public final class KoordletCommand {
         CopilotClient copilot = null;
         if (config.yarn.copilotUrl != null && !config.yarn.copilotUrl.isBlank()) {
             try {
-                copilot = CopilotClient.create(config.yarn.copilotUrl, config.yarn.tokenFile);
+                copilot = CopilotClient.create(config.yarn.copilotUrl, config.yarn.tokenFile, config.procRoot(), config.yarn.nodeManagerUsers);
             } catch (IOException e) {
                 throw new StartException(e.getMessage(), e);
             }
@@ -146,6 +148,7 @@ public final class KoordletCommand {
             throw new StartException("cannot configure the Kubernetes client: " + e.getMessage(), e);
         }
         Koordlet koordlet = new Koordlet(config, client, source, layout, copilot, clock);
+        EventRecorder events = new EventRecorder(client, "koordlet");
         // The BE tier of this host's cgroups is enforced when the usage is this host's, or on purpose for a simulated
         // node whose YARN containers run here (the sandbox).
         QoSManager qos = (source instanceof HostUsageSource || config.qos.enforceOnSimulatedLoad) && config.qos.enabled
@@ -153,7 +156,7 @@ public final class KoordletCommand {
                         FeatureGates.parse(config.qos.featureGates), new QoSOptions(config.qos.beCpuIdle, config.qos.yarnCgroupParent,
                                 config.qos.beMemoryHigh, new MemoryPressureEvict.Settings(config.qos.memoryPressureEvict.enabled,
                                         config.qos.memoryPressureEvict.someAvg10Percent, config.qos.memoryPressureEvict.forSeconds)),
-                        new ClusterEvictions(client, copilot, config.nodeName, clock), Path.of(config.host.sysRoot),
+                        new ClusterEvictions(client, events, copilot, config.nodeName), Path.of(config.host.sysRoot),
                         config.collect.intervalSeconds, clock)
                 : null;
         StatusServer status = new StatusServer(koordlet, qos);
@@ -163,15 +166,17 @@ public final class KoordletCommand {
             if (qos != null) {
                 qos.start();
             }
-            return new Running(koordlet, qos, status, address, client);
+            return new Running(koordlet, qos, status, address, client, events);
         } catch (IOException e) {
             status.close();
+            events.close();
             client.close();
             throw new StartException("status.port " + config.status.port + " on " + config.status.bindAddress + " cannot be opened: "
                     + e.getMessage(), e);
         } catch (NodeWatches.StartupException e) {
             status.close();
             koordlet.close();
+            events.close();
             client.close();
             throw new StartException("API server " + client.getConfiguration().getMasterUrl() + ": " + e.getMessage(), e);
         }

@@ -63,10 +63,18 @@ public final class KoordletConfig {
     }
 
     public static final class Yarn {
-        /** The copilot's local API (yarn-copilot-nm); empty turns YARN collection off. */
+        /** The copilot's local API (yarn-copilot-nm), a loopback http URL; empty turns YARN collection off. */
         public String copilotUrl = "http://127.0.0.1:8049";
-        /** File holding the copilot's shared secret, if it has one. */
+        /**
+         * The copilot's token file, as the NodeManager sees it; empty: the file the copilot names in /information. Either
+         * way it is read through the verified NodeManager's /proc/PID/root and sent only to that process.
+         */
         public String tokenFile = "";
+        /**
+         * Who may run the NodeManager whose copilot this agent trusts (user names, or uids where this agent's image has no
+         * passwd entry); root always may. The socket on the copilot's port must belong to one of them.
+         */
+        public List<String> nodeManagerUsers = new ArrayList<>(List.of("yarn"));
         /** How often the container list is fetched; usage itself is sampled every collect interval. */
         public int refreshSeconds = 5;
         /** The host application all YARN containers are reported as. */
@@ -169,6 +177,9 @@ public final class KoordletConfig {
         }
         if (collect.retentionSeconds < 60 || collect.retentionSeconds > 86_400) {
             problems.add("collect.retentionSeconds must be 60 to 86400, got " + collect.retentionSeconds);
+        }
+        if (yarn.nodeManagerUsers == null || yarn.nodeManagerUsers.stream().anyMatch(u -> u == null || u.isBlank())) {
+            problems.add("yarn.nodeManagerUsers must list user names or uids (root is always allowed), got " + yarn.nodeManagerUsers);
         }
         if (yarn.refreshSeconds < 1) {
             problems.add("yarn.refreshSeconds must be at least 1, got " + yarn.refreshSeconds);

@@ -69,6 +69,8 @@ public final class SimulatedUsageSource implements UsageSource {
         for (Usage u : yarn.values()) {
             node = node.plus(u);
         }
-        return new HostSample(nowMillis, node, pods, Map.of(), apps, yarn, HostSample.yarnTotal(true, yarn), HostSample.Pressure.NONE);
+        // With a copilot's containers, their total is unknown while the copilot's list is (it is not 0).
+        boolean listKnown = curve.defaultYarnContainer() == null || targets.yarnListKnown();
+        return new HostSample(nowMillis, node, pods, Map.of(), apps, yarn, HostSample.yarnTotal(listKnown, yarn), HostSample.Pressure.NONE);
     }
 }

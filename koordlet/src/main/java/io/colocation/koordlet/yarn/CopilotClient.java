@@ -6,89 +6,169 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.copilot.api.ContainerInfo;
 import io.colocation.copilot.api.CopilotApi;
+import io.colocation.copilot.api.PluginInfo;
+import io.colocation.copilot.api.YarnContainerIds;
 import io.colocation.koordlet.collect.CollectTargets.YarnTarget;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks the NodeManager's copilot (yarn-copilot-nm) for the host's YARN containers. A copilot that is down, slow
- * or answers something that is not its container list is warned about once, with the URL and the cause; the
- * list is then unknown (empty optional), so YARN usage is reported missing rather than 0.
+ * Asks the NodeManager's copilot (yarn-copilot-nm) for the host's YARN containers and kills them on request, trusting
+ * nothing it did not verify: before its token leaves this process, the peer on the copilot's port is checked to be the
+ * NodeManager ({@link CopilotPeer}); in every answer, a container id that is not YARN's, a cgroup that is not the
+ * container's, and a process that is not the NodeManager's descendant are refused, named once and counted. Answers
+ * are bounded in size while they stream and in total time ({@link BoundedHttp}). A copilot that is down, slow or
+ * answers something that is not its container list is warned about once; the list is then unknown (empty optional),
+ * so YARN usage is reported missing rather than 0.
  */
 public final class CopilotClient {
     private static final Logger LOG = LoggerFactory.getLogger(CopilotClient.class);
     private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    private static final int MAX_BODY = 8 * 1024 * 1024;
+    static final int MAX_BODY = 8 * 1024 * 1024;
+    private static final int MAX_SMALL_BODY = 64 * 1024;
+    public static final Duration LIST_DEADLINE = Duration.ofSeconds(3);
+    static final Duration KILL_DEADLINE = Duration.ofSeconds(5);
 
-    private final URI containers;
-    private final URI kill;
-    private final String token;
-    private final HttpClient http;
-    private final DistinctWarnings warnings = new DistinctWarnings(LOG);
+    /** Why something the copilot said was refused; the counters' label. */
+    public enum Refusal {
+        /** the peer on the port is not a NodeManager process of an allowed user */
+        PEER("peer"),
+        /** a container id that is not of YARN's form */
+        CONTAINER_ID("container-id"),
+        /** a cgroup directory that is not {@code <parent>/<container id>} */
+        CGROUP_DIR("cgroup-dir"),
+        /** a process that does not descend from the NodeManager */
+        PID("pid");
 
-    public CopilotClient(String baseUrl, String token) {
-        this.containers = URI.create(baseUrl.replaceAll("/+$", "") + CopilotApi.CONTAINERS);
-        this.kill = URI.create(baseUrl.replaceAll("/+$", "") + CopilotApi.KILL_CONTAINER);
-        this.token = token;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        private final String label;
+
+        Refusal(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
     }
 
-    /** Reads the copilot's token from {@code tokenFile} (empty: no token). */
-    public static CopilotClient create(String baseUrl, String tokenFile) throws IOException {
-        String token = null;
-        if (tokenFile != null && !tokenFile.isBlank()) {
-            try {
-                token = java.nio.file.Files.readString(java.nio.file.Path.of(tokenFile)).trim();
-            } catch (IOException e) {
-                throw new IOException("yarn.tokenFile '" + tokenFile + "' cannot be read: " + e.getMessage(), e);
-            }
-        }
+    private final URI base;
+    private final URI containers;
+    private final URI kill;
+    private final URI information;
+    private final String configuredTokenFile;
+    private final CopilotPeer peers;
+    private final HostProcesses processes;
+    private final BoundedHttp http;
+    private final DistinctWarnings warnings = new DistinctWarnings(LOG);
+    private final Map<Refusal, AtomicLong> refusals = new ConcurrentHashMap<>();
+    /** The last refusal of each kind, for {@link #problems()}. */
+    private final Map<Refusal, String> lastRefusal = new ConcurrentHashMap<>();
+    /** What was named in the log already (bounded: forgotten all at once when full). */
+    private final java.util.Set<String> named = ConcurrentHashMap.newKeySet();
+    private volatile CopilotPeer.Verified peer;
+
+    /**
+     * @param tokenFile the token file when an admin set one; empty: the file the copilot names in {@code /information}
+     * @param allowedUsers who may run the NodeManager (names or uids); root is always allowed
+     */
+    CopilotClient(URI base, String tokenFile, HostProcesses processes, List<String> allowedUsers, Path passwd) {
+        this.base = base;
+        this.containers = base.resolve(CopilotApi.CONTAINERS);
+        this.kill = base.resolve(CopilotApi.KILL_CONTAINER);
+        this.information = base.resolve(CopilotApi.INFORMATION);
+        this.configuredTokenFile = tokenFile == null ? "" : tokenFile.trim();
+        this.processes = processes;
+        this.peers = new CopilotPeer(processes, CopilotPeer.allowedUids(allowedUsers, passwd));
+        this.http = new BoundedHttp(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build());
+    }
+
+    /** A client for the copilot at {@code baseUrl}, which must be a loopback {@code http} URL. */
+    public static CopilotClient create(String baseUrl, String tokenFile, Path procRoot, List<String> nodeManagerUsers)
+            throws IOException {
+        URI uri;
         try {
-            return new CopilotClient(baseUrl, token);
+            uri = URI.create(baseUrl.replaceAll("/+$", "") + "/");
         } catch (IllegalArgumentException e) {
             throw new IOException("yarn.copilotUrl '" + baseUrl + "' is not a URL: " + e.getMessage(), e);
         }
+        if (!"http".equals(uri.getScheme()) || uri.getPort() <= 0 || !isLoopback(uri.getHost())) {
+            throw new IOException("yarn.copilotUrl '" + baseUrl + "' must be http://127.0.0.1:PORT (or [::1], localhost): the"
+                    + " copilot is a local service whose peer this agent verifies through /proc");
+        }
+        return new CopilotClient(uri, tokenFile, new HostProcesses(procRoot), nodeManagerUsers, Path.of("/etc/passwd"));
+    }
+
+    private static boolean isLoopback(String host) {
+        return host != null && (host.equals("localhost") || host.equals("[::1]") || host.equals("::1") || host.matches("127(\\.\\d{1,3}){3}"));
     }
 
     public String describe() {
         return containers.toString();
     }
 
-    public java.util.Map<String, String> problems() {
-        return warnings.current();
+    /** What cannot be read now, and the last thing refused of each kind, by subject. */
+    public Map<String, String> problems() {
+        Map<String, String> out = new TreeMap<>(warnings.current());
+        lastRefusal.forEach((k, v) -> out.put("copilot refused (" + k.label() + ")", v));
+        return out;
+    }
+
+    /** Refusals since the start, by {@link Refusal#label()}. */
+    public Map<String, Long> refusals() {
+        Map<String, Long> out = new TreeMap<>();
+        refusals.forEach((k, v) -> out.put(k.label(), v.get()));
+        return out;
+    }
+
+    /** Whether {@code pid} descends from the verified NodeManager now (checked again right before a move). */
+    public boolean ownedByNodeManager(int pid) {
+        CopilotPeer.Verified p = peer;
+        if (p != null && processes.descendsFrom(pid, p.pid())) {
+            return true;
+        }
+        refuse(Refusal.PID, "process " + pid, p == null ? "no verified NodeManager" : "does not descend from the NodeManager (pid "
+                + p.pid() + ")");
+        return false;
     }
 
     /** Running containers with their cgroup directory and processes; empty when the copilot cannot be asked. */
-    public Optional<List<YarnTarget>> runningContainers() {
-        HttpRequest.Builder request = HttpRequest.newBuilder(containers).timeout(Duration.ofSeconds(3)).GET();
-        if (token != null && !token.isEmpty()) {
-            request.header(CopilotApi.TOKEN_HEADER, token);
-        }
+    public Optional<List<YarnTarget>> runningContainers(String cgroupParent) {
         String subject = "copilot " + containers;
         try {
-            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() != 200) {
-                warnings.warn(subject, "answered HTTP " + response.statusCode() + (response.statusCode() == 401
-                        ? " (set yarn.tokenFile to the copilot's token file)" : ""));
+            CopilotPeer.Verified p = verifiedPeer();
+            BoundedHttp.Answer answer = http.send(request(containers, p).GET().build(), MAX_BODY, LIST_DEADLINE);
+            if (answer.status() != 200) {
+                if (answer.status() == 401) {
+                    peer = null; // a new token after a NodeManager restart: read it again
+                }
+                warnings.warn(subject, "answered HTTP " + answer.status());
                 return Optional.empty();
             }
-            if (response.body().length > MAX_BODY) {
-                warnings.warn(subject, "answered more than 8 MiB; not a container list");
-                return Optional.empty();
-            }
-            List<YarnTarget> result = parse(response.body());
+            List<YarnTarget> result = accept(parse(answer.body()), cgroupParent, p.pid());
             warnings.resolved(subject);
             return Optional.of(result);
+        } catch (PeerRefused e) {
+            warnings.warn(subject, "refused: " + e.getMessage());
+            return Optional.empty();
+        } catch (BoundedHttp.TooLarge e) {
+            warnings.warn(subject, e.getMessage() + "; not a container list");
+            return Optional.empty();
         } catch (IOException e) {
+            peer = null;
             warnings.warn(subject, "cannot be asked: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
                     + " (is the NodeManager with the yarn_copilot aux service running on this host?)");
             return Optional.empty();
@@ -103,22 +183,22 @@ public final class CopilotClient {
 
     /** Asks the copilot to kill the container now (SIGTERM, then SIGKILL after its grace period); returns why not. */
     public Optional<String> killContainer(String containerID, String reason) {
-        String body;
-        try {
-            body = JSON.writeValueAsString(java.util.Map.of("containerID", containerID, "reason", reason));
-        } catch (IOException e) {
-            return Optional.of("cannot write the request: " + e.getMessage());
-        }
-        HttpRequest.Builder request = HttpRequest.newBuilder(kill).timeout(Duration.ofSeconds(5))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        if (token != null && !token.isEmpty()) {
-            request.header(CopilotApi.TOKEN_HEADER, token);
+        if (!YarnContainerIds.isValid(containerID)) {
+            refuse(Refusal.CONTAINER_ID, "kill " + containerID, "not a YARN container id");
+            return Optional.of("'" + containerID + "' is not a YARN container id; nothing asked");
         }
         try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? Optional.empty()
-                    : Optional.of("the copilot answered HTTP " + response.statusCode() + ": " + response.body());
+            CopilotPeer.Verified p = verifiedPeer();
+            String body = JSON.writeValueAsString(Map.of("containerID", containerID, "reason", reason));
+            BoundedHttp.Answer answer = http.send(request(kill, p).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), MAX_SMALL_BODY, KILL_DEADLINE);
+            return answer.status() == 200 ? Optional.empty()
+                    : Optional.of("the copilot answered HTTP " + answer.status() + ": " + new String(answer.body(),
+                            java.nio.charset.StandardCharsets.UTF_8));
+        } catch (PeerRefused e) {
+            return Optional.of("the copilot was refused: " + e.getMessage());
         } catch (IOException e) {
+            peer = null;
             return Optional.of("the copilot cannot be asked: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -126,7 +206,97 @@ public final class CopilotClient {
         }
     }
 
-    static List<YarnTarget> parse(byte[] body) throws InvalidAnswer {
+    private HttpRequest.Builder request(URI uri, CopilotPeer.Verified p) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(LIST_DEADLINE);
+        if (p.token() != null) {
+            b.header(CopilotApi.TOKEN_HEADER, p.token());
+        }
+        return b;
+    }
+
+    /**
+     * The peer verified now: the one verified before if its process still holds the listening socket, else asked
+     * afresh ({@code /information}, which needs no token) and checked through {@code /proc}.
+     */
+    private CopilotPeer.Verified verifiedPeer() throws IOException, InterruptedException, PeerRefused {
+        CopilotPeer.Verified p = peer;
+        if (p != null && peers.stillServing(p)) {
+            return p;
+        }
+        peer = null;
+        BoundedHttp.Answer answer = http.send(HttpRequest.newBuilder(information).timeout(LIST_DEADLINE).GET().build(),
+                MAX_SMALL_BODY, LIST_DEADLINE);
+        if (answer.status() != 200) {
+            throw new IOException(CopilotApi.INFORMATION + " answered HTTP " + answer.status());
+        }
+        PluginInfo info;
+        try {
+            info = JSON.readValue(answer.body(), PluginInfo.class);
+        } catch (IOException e) {
+            throw new PeerRefused(CopilotApi.INFORMATION + " is not the copilot's information (" + e.getClass().getSimpleName() + ")");
+        }
+        try {
+            p = peers.verify(base.getPort(), info, configuredTokenFile);
+        } catch (PeerRefused e) {
+            refuse(Refusal.PEER, "copilot peer on port " + base.getPort(), e.getMessage());
+            throw e;
+        }
+        LOG.info("copilot on port {} verified: NodeManager pid {}, uid {}{}", base.getPort(), p.pid(), p.uid(),
+                p.token() == null ? ", no token" : ", token from " + p.tokenSource());
+        peer = p;
+        return p;
+    }
+
+    /** The running containers that pass every check; what does not is refused and counted. */
+    private List<YarnTarget> accept(List<ContainerInfo> listed, String cgroupParent, long nodeManagerPid) {
+        List<YarnTarget> result = new ArrayList<>();
+        for (ContainerInfo c : listed) {
+            if (!YarnContainerIds.isValid(c.containerID())) {
+                refuse(Refusal.CONTAINER_ID, "container '" + c.containerID() + "'", "not a YARN container id; ignored");
+                continue;
+            }
+            if (!"RUNNING".equals(c.state())) {
+                continue;
+            }
+            String dir = c.cgroupDir() == null ? "" : c.cgroupDir().replaceAll("^/+", "").replaceAll("/+$", "");
+            if (!dir.isEmpty() && !dir.equals(cgroupParent + "/" + c.containerID())) {
+                refuse(Refusal.CGROUP_DIR, "container " + c.containerID(), "cgroup '" + c.cgroupDir() + "' is not "
+                        + cgroupParent + "/" + c.containerID() + "; measured and placed there instead");
+                dir = "";
+            }
+            List<Integer> pids = new ArrayList<>();
+            for (Integer pid : c.pids() == null ? List.<Integer>of() : c.pids()) {
+                if (pid == null) {
+                    continue;
+                }
+                if (pid > 1 && processes.descendsFrom(pid, nodeManagerPid)) {
+                    pids.add(pid);
+                } else {
+                    refuse(Refusal.PID, "container " + c.containerID() + " process " + pid,
+                            "does not descend from the NodeManager (pid " + nodeManagerPid + "); not measured, not moved");
+                }
+            }
+            result.add(new YarnTarget(c.containerID(), dir, pids, c.vcores(), c.memoryMB(), c.priority(),
+                    "APPLICATION_MASTER".equals(c.type())));
+        }
+        return result;
+    }
+
+    /** Counts every refusal; names each refused thing once in the log. */
+    private void refuse(Refusal why, String subject, String message) {
+        refusals.computeIfAbsent(why, k -> new AtomicLong()).incrementAndGet();
+        String line = subject + ": " + message;
+        lastRefusal.put(why, line);
+        if (named.size() > 4096) {
+            named.clear();
+        }
+        if (named.add(line)) {
+            LOG.warn("refused what the copilot said: {} (counted in koordlet_copilot_refused_total{reason=\"{}\"})", line,
+                    why.label());
+        }
+    }
+
+    static List<ContainerInfo> parse(byte[] body) throws InvalidAnswer {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -136,7 +306,7 @@ public final class CopilotClient {
         if (root == null || !root.isArray()) {
             throw new InvalidAnswer("expected a JSON list of containers");
         }
-        List<YarnTarget> result = new ArrayList<>();
+        List<ContainerInfo> result = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {
             ContainerInfo c;
             try {
@@ -147,16 +317,7 @@ public final class CopilotClient {
             if (c == null || c.containerID() == null || c.containerID().isEmpty()) {
                 throw new InvalidAnswer("container [" + i + "] has no containerID");
             }
-            if (!"RUNNING".equals(c.state())) {
-                continue;
-            }
-            String dir = c.cgroupDir() == null ? "" : c.cgroupDir().replaceAll("^/+", "");
-            if (dir.contains("..")) {
-                dir = "";
-            }
-            List<Integer> pids = c.pids() == null ? List.of() : c.pids().stream().filter(java.util.Objects::nonNull).toList();
-            result.add(new YarnTarget(c.containerID(), dir, pids, c.vcores(), c.memoryMB(), c.priority(),
-                    "APPLICATION_MASTER".equals(c.type())));
+            result.add(c);
         }
         return result;
     }
@@ -167,5 +328,19 @@ public final class CopilotClient {
         InvalidAnswer(String message) {
             super(message);
         }
+    }
+
+    /** The peer on the copilot's port is not one this agent trusts with its token. */
+    static final class PeerRefused extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PeerRefused(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CopilotClient[" + base + ", peer " + Objects.toString(peer) + "]";
     }
 }

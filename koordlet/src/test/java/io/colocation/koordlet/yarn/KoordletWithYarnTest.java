@@ -32,8 +32,8 @@ import io.colocation.koordlet.collect.MemoryCollectPolicy;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;
 import io.colocation.koordlet.report.ReportInputs;
 import io.colocation.model.slo.NodeMetric;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.yarn.SleepJobs;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.yarn.SleepJobs;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -64,7 +64,7 @@ class KoordletWithYarnTest {
     private static CopilotClient copilot;
 
     @BeforeAll
-    static void start() {
+    static void start() throws java.io.IOException {
         yarn = MiniYarn.builder("koordlet-yarn").nodeManagers(1).nodeSize(6144, 8)
                 .auxService(CopilotApi.AUX_SERVICE_NAME, YarnCopilotAuxService.class)
                 .set(CopilotApi.CONF_PORT, "0")
@@ -72,7 +72,7 @@ class KoordletWithYarnTest {
                 .start();
         ContainerManagerImpl cm = (ContainerManagerImpl) yarn.cluster().getNodeManager(0).getNMContext().getContainerManager();
         String address = StandardCharsets.UTF_8.decode(cm.getAuxServiceMetaData().get(CopilotApi.AUX_SERVICE_NAME)).toString();
-        copilot = new CopilotClient("http://" + address, null);
+        copilot = CopilotClient.create("http://" + address, "", Path.of("/proc"), List.of("yarn"));
     }
 
     @AfterAll
@@ -162,10 +162,10 @@ class KoordletWithYarnTest {
                     .withAllocatable(r).endStatus().build();
         }, List::of, slo, last::get, () -> Optional.of(containers.get()));
         QoSManager qos = new QoSManager(agent, writer, FeatureGates.parse("BECPUSuppress=false,BEMemoryEvict=true"), QoSOptions.defaults(),
-                new ClusterEvictions(null, copilot, "yarn-host", Clock.systemUTC()), Path.of("/sys/devices/system/cpu"), 1,
+                new ClusterEvictions(null, null, copilot, "yarn-host"), Path.of("/sys/devices/system/cpu"), 1,
                 Clock.systemUTC());
         Runnable round = () -> {
-            containers.set(copilot.runningContainers().orElse(List.of()));
+            containers.set(copilot.runningContainers(CopilotApi.DEFAULT_CGROUP_PARENT).orElse(List.of()));
             last.set(source.collect(new CollectTargets(List.of(), false, List.of(), true, containers.get(),
                     MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE), System.currentTimeMillis()));
             cache.append(last.get());
@@ -226,7 +226,7 @@ class KoordletWithYarnTest {
                 job.killJob();
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (!copilot.runningContainers().orElse(List.of()).isEmpty() && System.nanoTime() < deadline) {
+            while (!copilot.runningContainers(CopilotApi.DEFAULT_CGROUP_PARENT).orElse(List.of()).isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(500);
             }
             round.run(); // removes the cgroups of the finished containers
@@ -261,7 +261,7 @@ class KoordletWithYarnTest {
     }
 
     private static HostSample sample(HostUsageSource source, MetricCache cache) {
-        Optional<List<CollectTargets.YarnTarget>> list = copilot.runningContainers();
+        Optional<List<CollectTargets.YarnTarget>> list = copilot.runningContainers(CopilotApi.DEFAULT_CGROUP_PARENT);
         HostSample s = source.collect(new CollectTargets(List.of(), false, List.of(), list.isPresent(), list.orElse(List.of()),
                 MemoryCollectPolicy.USAGE_WITHOUT_PAGE_CACHE), System.currentTimeMillis());
         cache.append(s);

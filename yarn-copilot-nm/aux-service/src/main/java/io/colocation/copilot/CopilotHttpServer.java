@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The copilot's local API (Koordinator yarn-copilot-agent paths) on a loopback address. Callers that
- * are not on loopback get 403; when a token is configured, requests without it get 401. Kill requests
- * are logged with the caller and the reason.
+ * are not on loopback get 403; every path but {@code /health} and {@code /information} needs the token (401 without
+ * it) unless the token is turned off. Kill requests are logged with the caller and the reason.
  */
 final class CopilotHttpServer {
     private static final Logger LOG = LoggerFactory.getLogger(CopilotHttpServer.class);
@@ -43,16 +43,25 @@ final class CopilotHttpServer {
     private final ContainerKiller killer;
     private final CopilotMetrics metrics;
     private final String cgroupParent;
-    private final byte[] token;
+    private final CopilotToken token;
+    private final long nodeManagerPid;
     private HttpServer server;
     private ExecutorService executor;
 
-    CopilotHttpServer(ContainerRegistry registry, ContainerKiller killer, CopilotMetrics metrics, String cgroupParent, String token) {
+    /** @param token null: no token required */
+    CopilotHttpServer(ContainerRegistry registry, ContainerKiller killer, CopilotMetrics metrics, String cgroupParent, CopilotToken token,
+            long nodeManagerPid) {
         this.registry = registry;
         this.killer = killer;
         this.metrics = metrics;
         this.cgroupParent = cgroupParent;
-        this.token = token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.token = token;
+        this.nodeManagerPid = nodeManagerPid;
+    }
+
+    /** The token file, or null when no token is required. */
+    String tokenFile() {
+        return token == null ? null : token.file().toString();
     }
 
     InetSocketAddress start(String bindAddress, int port) throws IOException {
@@ -118,17 +127,19 @@ final class CopilotHttpServer {
         if (!isAllowedCaller(exchange.getRemoteAddress().getAddress())) {
             return error(403, "the copilot API answers loopback callers only, not " + exchange.getRemoteAddress().getAddress());
         }
-        if (token != null && !hasToken(exchange)) {
-            return error(401, "missing or wrong token: send it in the " + CopilotApi.TOKEN_HEADER + " header");
-        }
         String path = exchange.getRequestURI().getPath();
+        boolean open = CopilotApi.HEALTH.equals(path) || CopilotApi.INFORMATION.equals(path);
+        if (token != null && !open && !hasToken(exchange)) {
+            return error(401, "missing or wrong token: send the content of " + token.file() + " in the " + CopilotApi.TOKEN_HEADER
+                    + " header");
+        }
         String method = exchange.getRequestMethod();
         Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
         switch (path) {
             case CopilotApi.HEALTH:
                 return get(method, () -> new Reply(200, "ok"));
             case CopilotApi.INFORMATION:
-                return get(method, () -> new Reply(200, new PluginInfo("yarn", "v1")));
+                return get(method, () -> new Reply(200, new PluginInfo("yarn", "v1", nodeManagerPid, tokenFile())));
             case CopilotApi.CONTAINERS:
                 return get(method, () -> new Reply(200, list("true".equals(query.get("all")))));
             case CopilotApi.CONTAINER:
@@ -275,7 +286,7 @@ final class CopilotHttpServer {
         if (given == null && auth != null && auth.startsWith("Bearer ")) {
             given = auth.substring("Bearer ".length());
         }
-        return given != null && MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+        return given != null && MessageDigest.isEqual(token.bytes(), given.getBytes(StandardCharsets.UTF_8));
     }
 
     private static Map<String, String> query(String raw) {

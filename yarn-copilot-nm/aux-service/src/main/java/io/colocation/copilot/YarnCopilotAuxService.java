@@ -57,28 +57,28 @@ public class YarnCopilotAuxService extends AuxiliaryService {
         refreshMillis = conf.getLong(CopilotApi.CONF_REFRESH_MS, CopilotApi.DEFAULT_REFRESH_MS);
         long grace = conf.getLong(CopilotApi.CONF_KILL_GRACE_MS, CopilotApi.DEFAULT_KILL_GRACE_MS);
         String cgroupParent = conf.getTrimmed(CopilotApi.CONF_CGROUP_PARENT, CopilotApi.DEFAULT_CGROUP_PARENT);
-        String token = null;
-        String tokenFile = conf.getTrimmed(CopilotApi.CONF_TOKEN_FILE);
-        if (tokenFile != null && !tokenFile.isEmpty()) {
+        String[] localDirs = conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS, YarnConfiguration.DEFAULT_NM_LOCAL_DIRS);
+        CopilotToken token = null;
+        if (conf.getBoolean(CopilotApi.CONF_REQUIRE_TOKEN, true)) {
+            String tokenFile = conf.getTrimmed(CopilotApi.CONF_TOKEN_FILE, "");
+            Path file = tokenFile.isEmpty() ? Paths.get(localPath(localDirs[0]), CopilotApi.DEFAULT_TOKEN_DIR, "token") : Paths.get(tokenFile);
             try {
-                token = new String(Files.readAllBytes(Paths.get(tokenFile)), StandardCharsets.UTF_8).trim();
+                token = CopilotToken.loadOrCreate(file);
             } catch (IOException e) {
-                throw new IOException(CopilotApi.CONF_TOKEN_FILE + "=" + tokenFile + " cannot be read: " + e, e);
+                throw new IOException(CopilotApi.CONF_TOKEN_FILE + "=" + file + ": " + e.getMessage(), e);
             }
-            if (token.isEmpty()) {
-                throw new IllegalArgumentException(CopilotApi.CONF_TOKEN_FILE + "=" + tokenFile + " is empty");
-            }
+        } else {
+            LOG.warn("{}=false: every local user can list and kill this node's YARN containers", CopilotApi.CONF_REQUIRE_TOKEN);
         }
         if (refreshMillis <= 0 || grace < 0) {
             throw new IllegalArgumentException(CopilotApi.CONF_REFRESH_MS + " must be > 0 and " + CopilotApi.CONF_KILL_GRACE_MS
                     + " >= 0, got " + refreshMillis + " and " + grace);
         }
-        ContainerFiles files = new ContainerFiles(conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS,
-                YarnConfiguration.DEFAULT_NM_LOCAL_DIRS));
+        ContainerFiles files = new ContainerFiles(localDirs);
         registry = new ContainerRegistry(files, PROC,
                 conf.getLong(CopilotApi.CONF_FINISHED_RETENTION_MS, CopilotApi.DEFAULT_FINISHED_RETENTION_MS), Clock.systemUTC());
         metrics = CopilotMetrics.register();
-        http = new CopilotHttpServer(registry, new ContainerKiller(PROC, grace), metrics, cgroupParent, token);
+        http = new CopilotHttpServer(registry, new ContainerKiller(PROC, grace), metrics, cgroupParent, token, ownPid());
         super.serviceInit(conf);
     }
 
@@ -96,8 +96,20 @@ public class YarnCopilotAuxService extends AuxiliaryService {
             return t;
         });
         refresher.scheduleWithFixedDelay(this::refresh, 0, refreshMillis, TimeUnit.MILLISECONDS);
-        LOG.info("YARN copilot serving on http://{}:{} (loopback callers only)", address.getHostString(), address.getPort());
+        LOG.info("YARN copilot serving on http://{}:{} (loopback callers only, {})", address.getHostString(), address.getPort(),
+                http.tokenFile() == null ? "no token" : "token in " + http.tokenFile());
         super.serviceStart();
+    }
+
+    /** A local directory as configured ({@code /data/nm} or {@code file:///data/nm}). */
+    private static String localPath(String dir) {
+        return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
+    }
+
+    /** This NodeManager's process id (Java 8 has no ProcessHandle). */
+    private static long ownPid() {
+        String name = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+        return Long.parseLong(name.substring(0, name.indexOf('@')));
     }
 
     private void refresh() {

@@ -8,7 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** A plain HTTP client of the copilot API, as the koordlet would call it. */
+/** A plain HTTP client of the copilot API, as the koordlet calls it: the token read from the file /information names. */
 final class CopilotClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -21,6 +21,13 @@ final class CopilotClient {
     CopilotClient(String hostPort, String token) {
         this.base = "http://" + hostPort;
         this.token = token;
+    }
+
+    /** A client with the copilot's own token (the test runs as the NodeManager's user, so it may read the file). */
+    static CopilotClient withTokenOf(String hostPort) throws Exception {
+        JsonNode info = new CopilotClient(hostPort, null).get("/information").body();
+        String file = info.path("tokenFile").asText("");
+        return new CopilotClient(hostPort, file.isEmpty() ? null : java.nio.file.Files.readString(java.nio.file.Path.of(file)).trim());
     }
 
     Response get(String pathAndQuery) throws Exception {

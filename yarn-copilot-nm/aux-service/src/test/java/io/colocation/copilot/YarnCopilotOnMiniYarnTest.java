@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.copilot.api.CopilotApi;
 import io.colocation.testsupport.yarn.JobResult;
-import io.colocation.testsupport.yarn.MiniYarn;
-import io.colocation.testsupport.yarn.SleepJobs;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.yarn.SleepJobs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +33,7 @@ class YarnCopilotOnMiniYarnTest {
     private static CopilotClient copilot;
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         yarn = MiniYarn.builder("copilot").nodeManagers(1).nodeSize(6144, 8)
                 .auxService(CopilotApi.AUX_SERVICE_NAME, YarnCopilotAuxService.class)
                 .set(CopilotApi.CONF_PORT, "0")
@@ -42,7 +42,7 @@ class YarnCopilotOnMiniYarnTest {
                 .start();
         ContainerManagerImpl cm = (ContainerManagerImpl) yarn.cluster().getNodeManager(0).getNMContext().getContainerManager();
         String address = StandardCharsets.UTF_8.decode(cm.getAuxServiceMetaData().get(CopilotApi.AUX_SERVICE_NAME)).toString();
-        copilot = new CopilotClient(address, null);
+        copilot = CopilotClient.withTokenOf(address);
     }
 
     @AfterAll

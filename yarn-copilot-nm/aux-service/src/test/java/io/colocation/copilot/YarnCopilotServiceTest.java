@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.yarn.api.records.ContainerId;
@@ -68,22 +69,76 @@ class YarnCopilotServiceTest {
     }
 
     @Test
+    void aTokenIsOnByDefaultGeneratedForTheOwnerOnlyNamedInInformationAndKeptAcrossRestarts(@TempDir Path dir) throws Exception {
+        YarnCopilotAuxService first = start(dir, null, null);
+        String token;
+        Path file;
+        try {
+            CopilotClient anonymous = new CopilotClient(address(first), null);
+            assertEquals(200, anonymous.get(CopilotApi.HEALTH).status(), "health needs no token");
+            JsonNode info = anonymous.get(CopilotApi.INFORMATION).body();
+            assertEquals("yarn", info.get("name").asText());
+            assertEquals(ProcessHandle.current().pid(), info.get("pid").asLong(), "the NodeManager's pid (this JVM here)");
+            file = Path.of(info.get("tokenFile").asText());
+            assertEquals(dir.resolve("local").resolve(CopilotApi.DEFAULT_TOKEN_DIR).resolve("token"), file);
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
+            token = Files.readString(file).trim();
+            assertTrue(token.matches("[0-9a-f]{64}"), token);
+            for (String path : new String[] {CopilotApi.CONTAINERS, CopilotApi.CONTAINER + "?containerID=" + CONTAINER}) {
+                assertEquals(401, anonymous.get(path).status(), path + " without the token");
+            }
+            assertEquals(401, anonymous.post(CopilotApi.KILL_CONTAINER, "{\"containerID\":\"" + CONTAINER + "\"}").status());
+            assertEquals(401, anonymous.post(CopilotApi.KILL_CONTAINERS_BY_RESOURCE, "{\"resources\":{\"cpu\":\"1\"}}").status());
+            assertEquals(200, new CopilotClient(address(first), token).get(CopilotApi.CONTAINERS).status());
+        } finally {
+            first.stop();
+        }
+        YarnCopilotAuxService second = start(dir, null, null);
+        try {
+            assertEquals(token, Files.readString(file).trim(), "a restart keeps the token");
+            assertEquals(200, new CopilotClient(address(second), token).get(CopilotApi.CONTAINERS).status());
+        } finally {
+            second.stop();
+        }
+    }
+
+    @Test
+    void withoutRequireTokenEveryLocalCallerIsServed(@TempDir Path dir) throws Exception {
+        Configuration conf = new YarnConfiguration();
+        conf.set(CopilotApi.CONF_PORT, "0");
+        conf.set(YarnConfiguration.NM_LOCAL_DIRS, dir.resolve("local").toString());
+        conf.setBoolean(CopilotApi.CONF_REQUIRE_TOKEN, false);
+        YarnCopilotAuxService service = new YarnCopilotAuxService();
+        service.init(conf);
+        service.start();
+        try {
+            CopilotClient anonymous = new CopilotClient(address(service), null);
+            assertEquals(200, anonymous.get(CopilotApi.CONTAINERS).status());
+            assertTrue(anonymous.get(CopilotApi.INFORMATION).body().path("tokenFile").isNull());
+            assertFalse(Files.exists(dir.resolve("local").resolve(CopilotApi.DEFAULT_TOKEN_DIR)), "no token made");
+        } finally {
+            service.stop();
+        }
+    }
+
+    @Test
     void registrySurvivesARestartThroughTheRecoveryPath(@TempDir Path dir) throws Exception {
         Path recovery = dir.resolve("recovery");
-        YarnCopilotAuxService first = start(dir, recovery, null);
+        YarnCopilotAuxService first = start(dir, recovery, "s3cret");
         first.initializeContainer(new ContainerInitializationContext("alice", CONTAINER, Resource.newInstance(2048, 2), ContainerType.TASK));
-        CopilotClient.Response listed = new CopilotClient(address(first), null).get(CopilotApi.CONTAINERS);
+        CopilotClient.Response listed = new CopilotClient(address(first), "s3cret").get(CopilotApi.CONTAINERS);
         assertEquals(CONTAINER.toString(), listed.body().get(0).get("containerID").asText());
         assertEquals("NEW", listed.body().get(0).get("state").asText());
         // a container without a process cannot be killed: nothing happens
-        CopilotClient.Response refused = new CopilotClient(address(first), null).post(CopilotApi.KILL_CONTAINER,
+        CopilotClient.Response refused = new CopilotClient(address(first), "s3cret").post(CopilotApi.KILL_CONTAINER,
                 "{\"containerID\":\"" + CONTAINER + "\"}");
         assertEquals(409, refused.status());
         first.stop();
 
-        YarnCopilotAuxService second = start(dir, recovery, null);
+        YarnCopilotAuxService second = start(dir, recovery, "s3cret");
         try {
-            JsonNode recovered = new CopilotClient(address(second), null).get(CopilotApi.CONTAINER + "?containerID=" + CONTAINER).body();
+            JsonNode recovered = new CopilotClient(address(second), "s3cret").get(CopilotApi.CONTAINER + "?containerID=" + CONTAINER).body();
             assertEquals("alice", recovered.get("user").asText());
             assertEquals(2, recovered.get("vcores").asInt());
             assertEquals(2048, recovered.get("memoryMB").asLong());
@@ -102,11 +157,19 @@ class YarnCopilotServiceTest {
     }
 
     @Test
-    void unreadableTokenFileStopsTheServiceFromStarting(@TempDir Path dir) {
-        Configuration conf = new YarnConfiguration();
-        conf.set(CopilotApi.CONF_TOKEN_FILE, dir.resolve("absent").toString());
-        YarnCopilotAuxService service = new YarnCopilotAuxService();
-        Exception e = assertThrows(Exception.class, () -> service.init(conf));
-        assertTrue(String.valueOf(e.getMessage()).contains(CopilotApi.CONF_TOKEN_FILE) || String.valueOf(e.getCause()).contains(CopilotApi.CONF_TOKEN_FILE), e.toString());
+    void aTokenFileThatIsALinkADirectoryOrEmptyStopsTheServiceFromStarting(@TempDir Path dir) throws Exception {
+        Path target = Files.writeString(dir.resolve("elsewhere"), "planted\n");
+        Path link = Files.createSymbolicLink(dir.resolve("link"), target);
+        Path empty = Files.writeString(dir.resolve("empty"), "");
+        Path directory = Files.createDirectory(dir.resolve("directory"));
+        for (Path bad : new Path[] {link, empty, directory}) {
+            Configuration conf = new YarnConfiguration();
+            conf.set(YarnConfiguration.NM_LOCAL_DIRS, dir.resolve("local").toString());
+            conf.set(CopilotApi.CONF_TOKEN_FILE, bad.toString());
+            YarnCopilotAuxService service = new YarnCopilotAuxService();
+            Exception e = assertThrows(Exception.class, () -> service.init(conf), bad.toString());
+            String text = e + " " + e.getCause();
+            assertTrue(text.contains(CopilotApi.CONF_TOKEN_FILE) && text.contains(bad.toString()), text);
+        }
     }
 }

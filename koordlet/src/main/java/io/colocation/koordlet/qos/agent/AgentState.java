@@ -24,4 +24,7 @@ public interface AgentState {
 
     /** The host application YARN is reported as ({@code hadoop-yarn}). */
     String yarnHostApplication();
+
+    /** Whether the process descends from the verified NodeManager now: only such a process is moved into a YARN cgroup. */
+    boolean ownedByNodeManager(int pid);
 }

@@ -3,13 +3,12 @@ package io.colocation.koordlet.qos.agent;
 import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.yarn.CopilotClient;
 import io.colocation.kube.client.NodeAnnotationPatch;
-import io.colocation.kube.client.PodEvents;
+import io.colocation.kube.client.EventRecorder;
 import io.colocation.model.node.YarnRelease;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,16 +24,16 @@ public final class ClusterEvictions implements EvictionExecutor {
     static final String EVENT_REASON = "EvictedByKoordlet";
 
     private final KubernetesClient client;
+    private final EventRecorder events;
     private final CopilotClient copilot;
     private final String nodeName;
-    private final Clock clock;
 
     /** @param copilot null when YARN is not configured */
-    public ClusterEvictions(KubernetesClient client, CopilotClient copilot, String nodeName, Clock clock) {
+    public ClusterEvictions(KubernetesClient client, EventRecorder events, CopilotClient copilot, String nodeName) {
         this.client = client;
+        this.events = events;
         this.copilot = copilot;
         this.nodeName = nodeName;
-        this.clock = clock;
     }
 
     @Override
@@ -81,12 +80,7 @@ public final class ClusterEvictions implements EvictionExecutor {
     }
 
     private void event(Pod pod, String strategy, String reason) {
-        try {
-            PodEvents.record(client, pod, "Warning", EVENT_REASON, "evicted by the koordlet on " + nodeName + ": " + strategy + ": "
-                    + reason, "koordlet", nodeName, clock.instant());
-        } catch (KubernetesClientException e) {
-            LOG.warn("evicted pod {}/{}, but its Event could not be written: {}", pod.getMetadata().getNamespace(),
-                    pod.getMetadata().getName(), e.getMessage());
-        }
+        events.warning(EventRecorder.Involved.of(pod), EVENT_REASON, "evicted by the koordlet on " + nodeName + ": " + strategy + ": "
+                + reason, nodeName);
     }
 }

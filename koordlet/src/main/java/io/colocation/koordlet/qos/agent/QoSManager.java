@@ -109,7 +109,7 @@ public final class QoSManager implements AutoCloseable {
         this.collectIntervalSeconds = collectIntervalSeconds;
         this.clock = clock;
         this.beDir = writer.layout().qosDir("BestEffort");
-        this.yarn = new YarnCgroups(writer, options.yarnParentUnder(beDir));
+        this.yarn = new YarnCgroups(writer, options.yarnParentUnder(beDir), agent::ownedByNodeManager);
     }
 
     public synchronized void start() {
@@ -157,9 +157,11 @@ public final class QoSManager implements AutoCloseable {
         CpuSuppressDecision suppress = CpuSuppress.decide(snapshot.get());
         BeMemoryHigh.Decision memoryHigh = BeMemoryHigh.decide(snapshot.get(), options.beMemoryHigh());
         if (beExists) {
-            yarn.reconcile(agent.yarnContainers().orElse(List.of()));
-            new BeCpuEnforcer(writer, beDir).apply(suppress, cpuset == null ? List.of() : cpuset, options.beCpuIdle());
-            applyMemoryHigh(memoryHigh);
+            // Each step on its own: one that fails (a bug, a kernel that refuses) never stops the others or the evictions.
+            guarded("YARN placement", () -> yarn.reconcile(agent.yarnContainers().orElse(List.of())));
+            guarded("CPU suppress", () -> new BeCpuEnforcer(writer, beDir).apply(suppress, cpuset == null ? List.of() : cpuset,
+                    options.beCpuIdle()));
+            guarded("memory.high", () -> applyMemoryHigh(memoryHigh));
         }
         EvictionDecision memory = MemoryEvict.decide(snapshot.get());
         double someAvg10 = agent.lastSample().pressure().memorySome();
@@ -229,6 +231,18 @@ public final class QoSManager implements AutoCloseable {
         evicted.put(v, now);
         LOG.warn("koordlet QoS: evicted {} by {} ({} route): {}", v, strategy, route, reason);
         return true;
+    }
+
+    private void guarded(String step, Runnable r) {
+        String subject = "koordlet QoS " + step;
+        try {
+            r.run();
+            warnings.resolved(subject);
+        } catch (RuntimeException e) {
+            if (warnings.warn(subject, "failed, the round goes on without it: " + e)) {
+                LOG.error("koordlet QoS: {} failed", step, e);
+            }
+        }
     }
 
     /** memory.high on the BE cgroup where the kernel has it (v2): the decision's bytes, or no limit when off. */

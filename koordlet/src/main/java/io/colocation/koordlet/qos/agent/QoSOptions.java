@@ -19,7 +19,11 @@ public record QoSOptions(boolean beCpuIdle, String yarnCgroupParent, boolean beM
 
     /** Where YARN containers without a cgroup are put under the BE cgroup {@code beDir}: the configured parent, else hadoop-yarn. */
     public String yarnParentUnder(String beDir) {
-        return yarnCgroupParent == null || yarnCgroupParent.isBlank() ? beDir + "/hadoop-yarn"
-                : yarnCgroupParent.replaceAll("^/+|/+$", "");
+        return yarnParent(yarnCgroupParent, beDir);
+    }
+
+    /** {@link #yarnParentUnder} for a configured parent that is not in a QoSOptions yet. */
+    public static String yarnParent(String configured, String beDir) {
+        return configured == null || configured.isBlank() ? beDir + "/hadoop-yarn" : configured.replaceAll("^/+|/+$", "");
     }
 }

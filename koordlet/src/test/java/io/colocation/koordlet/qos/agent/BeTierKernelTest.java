@@ -91,7 +91,7 @@ class BeTierKernelTest {
 
         Process burner = start("cpu");
         String container = "container_1_0001_01_000002";
-        YarnCgroups yarn = new YarnCgroups(writer, be + "/hadoop-yarn");
+        YarnCgroups yarn = new YarnCgroups(writer, be + "/hadoop-yarn", pid -> pid == burner.pid());
         yarn.reconcile(List.of(new CollectTargets.YarnTarget(container, "", List.of((int) burner.pid()), 1, 512, 0, false)));
         made.add(be + "/hadoop-yarn");
         made.add(be + "/hadoop-yarn/" + container);

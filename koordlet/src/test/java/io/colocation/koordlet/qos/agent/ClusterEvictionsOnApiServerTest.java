@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.koordlet.qos.Victim;
+import io.colocation.kube.client.EventRecorder;
 import io.colocation.model.Resources;
 import io.colocation.model.node.YarnRelease;
-import io.colocation.testsupport.kube.ColocationObjects;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -44,13 +44,15 @@ class ClusterEvictionsOnApiServerTest {
                 .addToLabels(Map.of("koordinator.sh/qosClass", "BE", ColocationObjects.OWNER_LABEL, OWNER)).endMetadata()
                 .withNewSpec().withNodeName("evict-node").addNewContainer().withName("c").withImage("spark").endContainer()
                 .endSpec().build()).create();
-        ClusterEvictions evictions = new ClusterEvictions(client, null, "evict-node", Clock.systemUTC());
+        EventRecorder recorder = new EventRecorder(client, "koordlet");
+        ClusterEvictions evictions = new ClusterEvictions(client, recorder, null, "evict-node");
 
         Optional<String> failure = evictions.evict(Victim.pod(NS, "spark-exec"), "memory", "BEMemoryEvict",
                 "node memory 93% ≥ threshold 70%");
         assertEquals(Optional.empty(), failure);
         Pod after = client.pods().inNamespace(NS).withName("spark-exec").get();
         assertTrue(after == null || after.getMetadata().getDeletionTimestamp() != null, "evicted: deleted or terminating");
+        recorder.close(); // writes what waits
         List<Event> events = client.v1().events().inNamespace(NS).list().getItems().stream()
                 .filter(e -> ClusterEvictions.EVENT_REASON.equals(e.getReason())).toList();
         assertEquals(1, events.size());
@@ -66,7 +68,7 @@ class ClusterEvictionsOnApiServerTest {
     @Test
     void aYarnReleaseAnnotatesTheNodeForTheBroker(KubernetesClient client) throws Exception {
         ColocationObjects.node(client, "release-node", OWNER, 8, 32);
-        ClusterEvictions evictions = new ClusterEvictions(client, null, "release-node", Clock.systemUTC());
+        ClusterEvictions evictions = new ClusterEvictions(client, null, null, "release-node");
         Instant expires = Instant.parse("2026-11-23T10:02:00Z");
         YarnRelease first = new YarnRelease(new Resources(3000, 1L << 30), expires, "BECPUEvict: x", List.of("container_1_0001_01_000002"));
         assertEquals(Optional.empty(), evictions.releaseYarn(first));
@@ -74,7 +76,7 @@ class ClusterEvictionsOnApiServerTest {
         assertEquals(Optional.empty(), evictions.releaseYarn(second));
         String annotation = client.nodes().withName("release-node").get().getMetadata().getAnnotations().get(YarnRelease.ANNOTATION);
         assertEquals(second, YarnRelease.parse(annotation, "Node release-node"));
-        assertTrue(new ClusterEvictions(client, null, "no-such-node", Clock.systemUTC()).releaseYarn(first).orElseThrow()
+        assertTrue(new ClusterEvictions(client, null, null, "no-such-node").releaseYarn(first).orElseThrow()
                 .startsWith("cannot annotate Node no-such-node with colocation.io/yarn-release: "));
         client.nodes().withName("release-node").delete();
     }

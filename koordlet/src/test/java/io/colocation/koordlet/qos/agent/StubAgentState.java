@@ -55,4 +55,10 @@ public final class StubAgentState implements AgentState {
     public String yarnHostApplication() {
         return "hadoop-yarn";
     }
+
+    /** Every process counts as the NodeManager's here: the tests using this stub place no real process. */
+    @Override
+    public boolean ownedByNodeManager(int pid) {
+        return true;
+    }
 }

@@ -16,7 +16,10 @@ public final class CopilotApi {
     /** POST {@code {"resources": {"cpu": "2", "memory": "4Gi"}}} (Kubernetes quantities). */
     public static final String KILL_CONTAINERS_BY_RESOURCE = "/v1/killContainersByResource";
 
-    /** Header carrying the shared secret when one is configured ({@code Authorization: Bearer} also works). */
+    /**
+     * Header carrying the shared secret ({@code Authorization: Bearer} also works). Every path but {@link #HEALTH} and
+     * {@link #INFORMATION} requires it unless {@link #CONF_REQUIRE_TOKEN} is false.
+     */
     public static final String TOKEN_HEADER = "X-Copilot-Token";
 
     /** The aux service name to use in {@code yarn.nodemanager.aux-services}. */
@@ -27,7 +30,14 @@ public final class CopilotApi {
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
     public static final String CONF_PORT = CONF_PREFIX + "port";
     public static final int DEFAULT_PORT = 8049;
+    /**
+     * The token file; default {@code <first yarn.nodemanager.local-dirs>/yarn_copilot/token}. Generated at the first start
+     * (32 random bytes, hex) with mode 0600 in a 0700 directory, kept across restarts; an existing file is used as it is.
+     */
     public static final String CONF_TOKEN_FILE = CONF_PREFIX + "token-file";
+    public static final String DEFAULT_TOKEN_DIR = "yarn_copilot";
+    /** false serves every caller on loopback without a token (Koordinator's own koordlet sends none): not recommended. */
+    public static final String CONF_REQUIRE_TOKEN = CONF_PREFIX + "require-token";
     public static final String CONF_CGROUP_PARENT = CONF_PREFIX + "cgroup-parent";
     public static final String DEFAULT_CGROUP_PARENT = "kubepods/besteffort/hadoop-yarn";
     public static final String CONF_KILL_GRACE_MS = CONF_PREFIX + "kill-grace-period-ms";
