@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * A node with the pods assigned to it and its NodeMetric (null when it has none). Immutable: the running scheduler
+ * A node with the pods assigned to it and its NodeMetric (null when it has none or when it cannot be read: then
+ * {@link #nodeMetricError()} says why). Immutable: the running scheduler
  * builds a new one when the node, its pods or its metric change and reuses it otherwise, so what a plugin derives
  * from it alone (a parsed NodeMetric, the load of its pods) is computed once per version, not once per pod.
  */
@@ -18,6 +19,7 @@ public final class NodeInfo {
     private final List<PodInfo> pods;
     private final Map<String, Long> requested;
     private final NodeMetric nodeMetric;
+    private final String nodeMetricError;
     private final Map<Object, Object> derived = new ConcurrentHashMap<>();
 
     /**
@@ -26,11 +28,18 @@ public final class NodeInfo {
      */
     public NodeInfo(Node node, Map<String, Long> allocatable, List<PodInfo> pods, Map<String, Long> requested,
             NodeMetric nodeMetric) {
+        this(node, allocatable, pods, requested, nodeMetric, null);
+    }
+
+    /** @param nodeMetricError why the node's NodeMetric cannot be read (then {@code nodeMetric} is null); null when it can */
+    public NodeInfo(Node node, Map<String, Long> allocatable, List<PodInfo> pods, Map<String, Long> requested,
+            NodeMetric nodeMetric, String nodeMetricError) {
         this.node = node;
         this.allocatable = allocatable;
         this.pods = pods;
         this.requested = requested;
         this.nodeMetric = nodeMetric;
+        this.nodeMetricError = nodeMetricError;
     }
 
     public Node node() {
@@ -51,6 +60,11 @@ public final class NodeInfo {
 
     public NodeMetric nodeMetric() {
         return nodeMetric;
+    }
+
+    /** Why the node's NodeMetric exists but cannot be read; null when it can (or there is none). */
+    public String nodeMetricError() {
+        return nodeMetricError;
     }
 
     public String name() {

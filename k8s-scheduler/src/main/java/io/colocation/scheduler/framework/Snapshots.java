@@ -2,6 +2,7 @@ package io.colocation.scheduler.framework;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.api.Quantities;
+import io.colocation.model.KubeTime;
 import io.colocation.model.pod.PodClassifier;
 import io.colocation.model.pod.PodRequests;
 import io.colocation.model.slo.NodeMetric;
@@ -10,8 +11,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +36,12 @@ public final class Snapshots {
 
     /** The node with its assigned pods (their requests summed) and its NodeMetric (null: none). */
     public static NodeInfo node(Node node, List<PodInfo> pods, NodeMetric metric, String where) throws InvalidInputException {
+        return node(node, pods, metric, null, where);
+    }
+
+    /** As above, with why the node's NodeMetric cannot be read ({@code metric} null then). */
+    public static NodeInfo node(Node node, List<PodInfo> pods, NodeMetric metric, String metricError, String where)
+            throws InvalidInputException {
         Map<String, Long> allocatable = new TreeMap<>();
         Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of()
                 : node.getStatus().getAllocatable();
@@ -47,7 +52,7 @@ public final class Snapshots {
         }
         Map<String, Long> requested = new TreeMap<>();
         pods.forEach(p -> p.requests().forEach((r, v) -> requested.merge(r, v, Long::sum)));
-        return new NodeInfo(node, hashedInOrder(allocatable), pods, hashedInOrder(requested), metric);
+        return new NodeInfo(node, hashedInOrder(allocatable), pods, hashedInOrder(requested), metric, metricError);
     }
 
     /**
@@ -71,12 +76,7 @@ public final class Snapshots {
         for (int i = 0; i < conditions.size(); i++) {
             PodCondition c = conditions.get(i);
             if (type.equals(c.getType()) && "True".equals(c.getStatus()) && c.getLastTransitionTime() != null) {
-                try {
-                    return OffsetDateTime.parse(c.getLastTransitionTime()).toInstant();
-                } catch (DateTimeParseException e) {
-                    throw new InvalidInputException(where + "status.conditions[" + i + "].lastTransitionTime: not an RFC 3339 time: "
-                            + c.getLastTransitionTime());
-                }
+                return KubeTime.parse(c.getLastTransitionTime(), where + "status.conditions[" + i + "].lastTransitionTime");
             }
         }
         return null;

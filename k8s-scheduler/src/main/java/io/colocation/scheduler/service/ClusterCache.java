@@ -1,6 +1,7 @@
 package io.colocation.scheduler.service;
 
 import io.colocation.api.InvalidInputException;
+import io.colocation.kube.client.DecodingInformer;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
@@ -44,11 +45,11 @@ final class ClusterCache implements AutoCloseable {
     private final Clock clock;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
-    private SharedIndexInformer<NodeMetric> metrics;
+    private DecodingInformer<NodeMetric> metrics;
 
     // Guarded by this: the cluster as the informers and the assumptions have it.
     private final Map<String, Node> nodeObjects = new HashMap<>();
-    private final Map<String, NodeMetric> metricByNode = new HashMap<>();
+    private final Map<String, DecodingInformer.Decoded<NodeMetric>> metricByNode = new HashMap<>();
     /** Pod key → the node it is on and what it holds there, bound (informer) or assumed. */
     private final Map<String, Placement> placements = new HashMap<>();
     private final Map<String, Map<String, PodInfo>> podsByNode = new HashMap<>();
@@ -84,27 +85,17 @@ final class ClusterCache implements AutoCloseable {
                 nodeGone(node.getMetadata().getName());
             }
         });
+        // Each NodeMetric is decoded on its own: one with a wrongly typed field is named and made unreadable, and
+        // never stops the watch (a typed informer would stop for good, and a second replica could not start).
+        metrics = DecodingInformer.all(client, NodeMetric.class).addListener(this::metricChanged);
         try {
-            metrics = client.resources(NodeMetric.class).inform(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(NodeMetric m) {
-                    metricChanged(m.getMetadata().getName(), m);
-                }
-
-                @Override
-                public void onUpdate(NodeMetric old, NodeMetric m) {
-                    metricChanged(m.getMetadata().getName(), m);
-                }
-
-                @Override
-                public void onDelete(NodeMetric m, boolean unknownFinalState) {
-                    metricChanged(m.getMetadata().getName(), null);
-                }
-            });
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 404) {
+            metrics.start().toCompletableFuture().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (!(e.getCause() instanceof KubernetesClientException k) || k.getCode() != 404) {
                 throw e;
             }
+            metrics.close();
+            metrics = null;
             LOG.warn("the NodeMetric CRD (slo.koordinator.sh) is not installed: LoadAwareScheduling sees no node load;"
                     + " apply conf/kubernetes/crds/ and restart the scheduler");
         }
@@ -139,7 +130,7 @@ final class ClusterCache implements AutoCloseable {
         dirty.add(name);
     }
 
-    private synchronized void metricChanged(String node, NodeMetric metric) {
+    private synchronized void metricChanged(String node, DecodingInformer.Decoded<NodeMetric> metric) {
         if (metric == null) {
             metricByNode.remove(node);
         } else {
@@ -283,7 +274,9 @@ final class ClusterCache implements AutoCloseable {
         List<PodInfo> podsOnNode = new ArrayList<>(podsByNode.getOrDefault(name, Map.of()).values());
         podsOnNode.sort(Comparator.comparing(PodInfo::key));
         try {
-            return Snapshots.node(n, podsOnNode, metricByNode.get(name), "Node " + name + ": ");
+            DecodingInformer.Decoded<NodeMetric> metric = metricByNode.get(name);
+            return Snapshots.node(n, podsOnNode, metric == null ? null : metric.value(), metric == null ? null : metric.error(),
+                    "Node " + name + ": ");
         } catch (InvalidInputException e) {
             LOG.warn("a node the scheduler cannot read is not a candidate: {}", e.getMessage());
             return null;
@@ -292,10 +285,13 @@ final class ClusterCache implements AutoCloseable {
 
     @Override
     public void close() {
-        for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes, metrics}) {
+        for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes}) {
             if (i != null) {
                 i.close();
             }
+        }
+        if (metrics != null) {
+            metrics.close();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.colocation.scheduler.service;
 
 import io.colocation.api.InvalidInputException;
+import io.colocation.kube.client.EventRecorder;
 import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Handle;
@@ -51,6 +52,8 @@ public final class SchedulerService implements AutoCloseable {
 
     public enum State { LATENT, STARTED, CLOSED }
 
+    static final String FAILED_SCHEDULING = "FailedScheduling";
+
     private final SchedulerConfig config;
     private final Profile profile;
     private final KubernetesClient client;
@@ -74,6 +77,7 @@ public final class SchedulerService implements AutoCloseable {
     private final AtomicLong attempts = new AtomicLong();
     private final AtomicLong bound = new AtomicLong();
     private final AtomicLong unschedulable = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
     private final CollectorRegistry registry = new CollectorRegistry();
     private final Histogram attemptSeconds = Histogram.build("koord_scheduler_attempt_duration_seconds",
             "one pod's scheduling attempt (decision and binding), by result").labelNames("result")
@@ -147,7 +151,7 @@ public final class SchedulerService implements AutoCloseable {
             return t;
         });
         this.podGroups = new PodGroupStatusController(client, cache::pods, clock);
-        this.events = new EventRecorder(client, config.schedulerName, new WriteRate(config.clientQps, config.clientBurst), clock);
+        this.events = new EventRecorder(client, config.schedulerName, clock, new WriteRate(config.clientQps, config.clientBurst)::acquire);
         this.binding = Executors.newFixedThreadPool(BINDERS, r -> {
             Thread t = new Thread(r, "k8s-scheduler-bind");
             t.setDaemon(true);
@@ -276,10 +280,34 @@ public final class SchedulerService implements AutoCloseable {
 
     private void scheduleOne(String key) {
         long start = System.nanoTime();
-        String result = attempt(key, start);
+        String result;
+        try {
+            result = attempt(key, start);
+        } catch (RuntimeException e) {
+            result = failed(key, e);
+        }
         if (result != null) {
             attemptSeconds.labels(result).observe((System.nanoTime() - start) / 1e9);
         }
+    }
+
+    /**
+     * An attempt that failed with a bug (a plugin's exception): the pod's room is released, it is told why, backed off
+     * and tried again later, like an unschedulable pod; the loop goes on with the next one.
+     */
+    private String failed(String key, RuntimeException e) {
+        LOG.error("pod {}: the scheduling attempt failed; it is backed off and tried again", key, e);
+        errors.incrementAndGet();
+        Pod pod = cache.current(key);
+        if (pod != null && !waits.contains(key)) {
+            cache.forget(pod);
+        }
+        if (pod != null) {
+            events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, "the scheduler failed on this pod (" + e
+                    + "); it will try again", null);
+        }
+        queue.backoff(key);
+        return "error";
     }
 
     /**
@@ -298,7 +326,7 @@ public final class SchedulerService implements AutoCloseable {
         try {
             info = Snapshots.pod(pod, now, "Pod " + key + ": ");
         } catch (InvalidInputException e) {
-            events.failed(pod, "cannot read the pod: " + e.getMessage());
+            events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, "cannot read the pod: " + e.getMessage(), null);
             queue.backoff(key);
             return "error";
         }
@@ -354,7 +382,7 @@ public final class SchedulerService implements AutoCloseable {
     private String unschedulable(String key, Pod pod, String why) {
         unschedulable.incrementAndGet();
         LOG.info("pod {} is unschedulable: {}", key, why);
-        events.failed(pod, why);
+        events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, why, null);
         queue.backoff(key);
         return "unschedulable";
     }
@@ -402,7 +430,7 @@ public final class SchedulerService implements AutoCloseable {
         }
         bound.incrementAndGet();
         queue.remove(key);
-        events.scheduled(pod, e.node());
+        events.normal(EventRecorder.Involved.of(pod), "Scheduled", "Successfully assigned " + key + " to " + e.node(), null);
         LOG.debug("pod {} bound to {}", key, e.node());
         attemptSeconds.labels("scheduled").observe((System.nanoTime() - e.startNanos()) / 1e9);
     }
@@ -410,7 +438,7 @@ public final class SchedulerService implements AutoCloseable {
     /** Attempts, pods bound, unschedulable outcomes, the queue's length and the pods waiting at Permit now. */
     public Map<String, Long> counts() {
         return Map.of("attempts", attempts.get(), "bound", bound.get(), "unschedulable", unschedulable.get(),
-                "pending", (long) queue.size(), "waiting", (long) waits.size());
+                "errors", errors.get(), "pending", (long) queue.size(), "waiting", (long) waits.size());
     }
 
     @Override

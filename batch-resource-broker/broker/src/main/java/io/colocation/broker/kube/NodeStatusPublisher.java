@@ -1,5 +1,7 @@
 package io.colocation.broker.kube;
 
+import io.colocation.kube.client.EventRecorder;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -36,9 +38,9 @@ public final class NodeStatusPublisher implements KubernetesSide {
 
     private final EventRecorder events;
 
-    public NodeStatusPublisher(KubernetesClient client) {
+    public NodeStatusPublisher(KubernetesClient client, EventRecorder events) {
         this.client = client;
-        this.events = new EventRecorder(client);
+        this.events = events;
     }
 
     /**
@@ -85,7 +87,7 @@ public final class NodeStatusPublisher implements KubernetesSide {
 
     @Override
     public void warn(String nodeName, String reason, String message) {
-        events.warn("v1", "Node", null, nodeName, null, reason, message);
+        events.warning(new EventRecorder.Involved("v1", "Node", null, nodeName, null), reason, message, null);
     }
 
     static Node withResources(Node node, BatchPublication p) {

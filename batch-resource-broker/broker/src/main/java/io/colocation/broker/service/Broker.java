@@ -4,6 +4,7 @@ import io.colocation.broker.arbitration.ArbitrationSettings;
 import io.colocation.broker.arbitration.GrantPolicy;
 import io.colocation.broker.kube.ClusterView;
 import io.colocation.broker.kube.NodeStatusPublisher;
+import io.colocation.kube.client.EventRecorder;
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.reconcile.ArbitrationLoop;
 import io.colocation.broker.reconcile.BrokerReconciler;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
  * Started and stopped by Dropwizard (or directly, in tests).
  */
 public final class Broker implements Managed {
+    private EventRecorder events;
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
     private final BrokerConfiguration config;
@@ -123,12 +125,13 @@ public final class Broker implements Managed {
         lastGood = new ZooKeeperLastGoodConfig(zk, config.zookeeper.root);
         view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, lastGood, wake);
         view.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
-        reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes), yarnSides, leadership, arbitration,
+        events = new EventRecorder(kubernetes, "colocation-broker");
+        reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes, events), yarnSides, leadership, arbitration,
                 config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock,
                 Duration.ofMillis(config.sync.intervalMs));
         loop = new ArbitrationLoop(reconciler, Duration.ofMillis(config.sync.intervalMs), Duration.ofMillis(config.sync.debounceMs));
         loopRef[0] = loop;
-        sloControllers = new SloControllers(kubernetes, view, leadership, config.kubernetes.sloConfigNamespace);
+        sloControllers = new SloControllers(kubernetes, view, leadership, config.kubernetes.sloConfigNamespace, events);
         sloLoop = new ArbitrationLoop("slo-controllers", sloControllers::reconcile, Duration.ofMillis(config.sync.intervalMs),
                 Duration.ofMillis(config.sync.debounceMs));
         loopRef[1] = sloLoop;
@@ -145,6 +148,7 @@ public final class Broker implements Managed {
         closing.add(loop);
         closing.add(sloLoop);
         closing.add(reconciler);
+        closing.add(events);
         closing.add(view);
         closing.add(lastGood);
         closing.addAll(yarnSides.values());

@@ -4,7 +4,7 @@ import io.colocation.model.slo.NodeMetricSpecs;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.kube.ClusterView;
-import io.colocation.broker.kube.EventRecorder;
+import io.colocation.kube.client.EventRecorder;
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.model.config.ColocationConfig;
@@ -40,10 +40,11 @@ public final class SloControllers {
     private final SloConfigCache config;
     private final DistinctWarnings writeFailures = new DistinctWarnings(LOG);
 
-    public SloControllers(KubernetesClient client, ClusterView view, LeaderEpoch leadership, String sloNamespace) {
+    public SloControllers(KubernetesClient client, ClusterView view, LeaderEpoch leadership, String sloNamespace,
+            EventRecorder events) {
         this.view = view;
         this.leadership = leadership;
-        this.events = new EventRecorder(client);
+        this.events = events;
         this.nodeMetrics = new SloObjectWriter<>(client, NodeMetric.class, NodeMetric::new);
         this.nodeSlos = new SloObjectWriter<>(client, NodeSLO.class, NodeSLO::new);
         this.config = new SloConfigCache("ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME, this::configError);
@@ -94,8 +95,8 @@ public final class SloControllers {
         LOG.warn("{}", message);
         ConfigMap cm = view.sloConfigMap();
         if (cm != null && leadership.fence().isPresent()) {
-            events.warn("v1", "ConfigMap", cm.getMetadata().getNamespace(), cm.getMetadata().getName(), cm.getMetadata().getUid(),
-                    "SLOCfgUnmarshalFailed", message);
+            events.warning(new EventRecorder.Involved("v1", "ConfigMap", cm.getMetadata().getNamespace(), cm.getMetadata().getName(),
+                    cm.getMetadata().getUid()), "SLOCfgUnmarshalFailed", message, null);
         }
     }
 

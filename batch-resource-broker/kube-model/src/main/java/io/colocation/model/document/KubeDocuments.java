@@ -33,7 +33,6 @@ public final class KubeDocuments {
             .loaderOptions(yamlLimits())
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
             .build());
-    private static final ObjectMapper OBJECTS = new ObjectMapper();
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
             .build());
@@ -60,37 +59,8 @@ public final class KubeDocuments {
 
         /** The object as a typed model; a field of the wrong shape is an error naming the file, object and field. */
         public <T> T as(Class<T> type) throws InvalidInputException {
-            String what = file + ": " + type.getSimpleName() + " " + name() + ": not a valid " + type.getSimpleName();
-            try {
-                return OBJECTS.treeToValue(object, type);
-            } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
-                String field = e.getPath().stream()
-                        .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                        .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
-                throw new InvalidInputException(what + (field.isEmpty() ? "" : ": " + field + " has the wrong shape")
-                        + (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m && m.getTargetType() != null
-                                ? " (expected " + shape(m.getTargetType()) + ")" : ""));
-            } catch (JsonProcessingException | IllegalArgumentException e) {
-                throw new InvalidInputException(what);
-            }
+            return io.colocation.model.TypedObjects.decode(object, type, file + ": " + type.getSimpleName() + " " + name());
         }
-    }
-
-    /** A Java target type in the words of a Kubernetes object: a map, a list, a string, a number. */
-    private static String shape(Class<?> type) {
-        if (java.util.Map.class.isAssignableFrom(type)) {
-            return "a map";
-        }
-        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
-            return "a list";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
-            return "a number or true/false";
-        }
-        return "an object";
     }
 
     private KubeDocuments() {

@@ -28,6 +28,10 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     public static final String NAME = "LoadAwareScheduling";
     static final String RAW_ALLOCATABLE = "node.koordinator.sh/raw-allocatable";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A node whose NodeMetric exists but cannot be read: filtered like an expired one, scored 0. */
+    static final String UNREADABLE = "node(s) nodeMetric unreadable";
+    private static final io.colocation.api.log.DistinctWarnings UNREADABLE_NAMED =
+            new io.colocation.api.log.DistinctWarnings(org.slf4j.LoggerFactory.getLogger(LoadAwareScheduling.class));
 
     /**
      * Keys of what this plugin keeps with a NodeInfo: the parsed metric and the allocatable (any args), the assigned
@@ -73,10 +77,19 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         boolean aggregated = !prod && a.aggregated().filters();
         Map<String, Long> thresholds = prod ? a.prodUsageThresholds()
                 : aggregated ? a.aggregated().usageThresholds() : a.usageThresholds();
-        if (node.nodeMetric() == null || allZero(thresholds)) {
+        if (allZero(thresholds)) {
             return Status.SUCCESS;
         }
-        NodeMetricView metric = view(node);
+        MetricRead read = read(node);
+        if (read == null) {
+            return Status.SUCCESS;
+        }
+        if (read.error() != null) {
+            // Unusable as an expired one is (and under the same settings); the reason is in the log and in explain.
+            return a.filterExpiredNodeMetrics() && !a.enableScheduleWhenNodeMetricsExpired()
+                    ? Status.unschedulable(UNREADABLE) : Status.SUCCESS;
+        }
+        NodeMetricView metric = read.view();
         if (a.filterExpiredNodeMetrics() && metric.expired(state.snapshot().now(), a.nodeMetricExpirationSeconds())) {
             return a.enableScheduleWhenNodeMetricsExpired() ? Status.SUCCESS : Status.unschedulable("node(s) nodeMetric expired");
         }
@@ -104,10 +117,11 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     @Override
     public long score(CycleState state, PodInfo pod, NodeInfo node) {
         long dominant = args.dominantResourceWeight();
-        if (weightSum == 0 && dominant == 0 || node.nodeMetric() == null) {
+        MetricRead read = weightSum == 0 && dominant == 0 ? null : read(node);
+        if (read == null || read.error() != null) {
             return 0;
         }
-        NodeMetricView metric = view(node);
+        NodeMetricView metric = read.view();
         if (metric.expired(state.snapshot().now(), args.nodeMetricExpirationSeconds()) || metric.nodeUsage() == null) {
             return 0;
         }
@@ -184,12 +198,26 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
         return node.derived(loadKey, () -> AssignedLoad.of(node, metric, args));
     }
 
-    private static NodeMetricView view(NodeInfo node) {
+    /** The node's NodeMetric as this plugin reads it, or why it cannot be read. */
+    private record MetricRead(NodeMetricView view, String error) {
+    }
+
+    /** Null when the node has no NodeMetric; kept with the node's version. */
+    private static MetricRead read(NodeInfo node) {
+        if (node.nodeMetric() == null && node.nodeMetricError() == null) {
+            return null;
+        }
         return node.derived(METRIC_KEY, () -> {
+            if (node.nodeMetricError() != null) {
+                return new MetricRead(null, node.nodeMetricError());
+            }
             try {
-                return NodeMetricView.of(node.nodeMetric(), "NodeMetric " + node.name() + ": ");
+                return new MetricRead(NodeMetricView.of(node.nodeMetric(), "NodeMetric " + node.name() + ": "), null);
             } catch (InvalidInputException e) {
-                throw new IllegalArgumentException(e.getMessage(), e);
+                // named once per cause; the node is filtered or scored neutral meanwhile
+                UNREADABLE_NAMED.warn("NodeMetric " + node.name(), "unreadable, the node is treated as if its metric expired: "
+                        + e.getMessage());
+                return new MetricRead(null, e.getMessage());
             }
         });
     }

@@ -3,13 +3,12 @@ package io.colocation.scheduler.plugins.loadaware;
 import io.colocation.api.InvalidInputException;
 import io.colocation.api.Quantities;
 import io.colocation.model.GoDuration;
+import io.colocation.model.KubeTime;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.ResourceMap;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,14 +38,7 @@ public record NodeMetricView(Instant updateTime, long reportIntervalSeconds, Map
         if (st == null) {
             return new NodeMetricView(null, report, null, Map.of(), Map.of(), Map.of());
         }
-        Instant updated = null;
-        if (st.updateTime() != null && !st.updateTime().isEmpty()) {
-            try {
-                updated = OffsetDateTime.parse(st.updateTime()).toInstant();
-            } catch (DateTimeParseException e) {
-                throw new InvalidInputException(where + "status.updateTime: not an RFC 3339 time: " + st.updateTime());
-            }
-        }
+        Instant updated = KubeTime.parseOptional(st.updateTime(), where + "status.updateTime");
         Map<String, Long> usage = null;
         Map<Duration, Map<String, Map<String, Long>>> aggregated = new LinkedHashMap<>();
         Map<String, Long> system = Map.of();
