@@ -15,7 +15,7 @@ public final class KubeTime {
         try {
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException | NullPointerException e) {
-            throw new InvalidInputException(where + ": \"" + text + "\" is not an RFC 3339 time such as 2026-11-21T08:00:00Z");
+            throw new InvalidInputException(where + " \"" + text + "\" is not an RFC 3339 time such as 2026-11-21T08:00:00Z");
         }
     }
 

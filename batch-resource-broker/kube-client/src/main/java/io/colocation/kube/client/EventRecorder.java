@@ -28,11 +28,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one writer of core/v1 Events for every part (what {@code kubectl describe} shows), off the caller's path, with
- * kube-scheduler's manners so a storm of repeats never floods the API server:
+ * client-go's manners (its EventCorrelator, which kube-scheduler's events go through) so a storm of repeats never floods
+ * the API server:
  * <ul>
- * <li>repeats are one Event: the same involved object, type, reason and source within {@link #SERIES_WINDOW} (the
- * message may differ, as an unschedulable pod's does; events.k8s.io/v1's isomorphic events) raise its {@code count}
- * and {@code lastTimestamp} and take the newest message, written by a patch at most every {@link #PATCH_EVERY};</li>
+ * <li>repeats are one Event: the same involved object, type, reason, source and message within {@link #SERIES_WINDOW}
+ * raise its {@code count} and {@code lastTimestamp}, written by a patch at most every {@link #PATCH_EVERY}; a new
+ * message is a new Event, so a pod's reason shows as soon as it changes;</li>
  * <li>each object has its own rate (client-go's spam filter: a burst of {@value #SPAM_BURST} writes, then one per
  * {@link #SPAM_REFILL}); a create over it is dropped and counted, a patch waits;</li>
  * <li>at most {@value #BACKLOG} creates wait to be written, and {@value #MAX_SERIES} series are remembered.</li>
@@ -68,19 +69,19 @@ public final class EventRecorder implements AutoCloseable {
         void create(Event event);
 
         /** false when the Event is gone (expired by the API server's TTL). */
-        boolean patch(String namespace, String name, int count, String lastTimestamp, String message);
+        boolean patch(String namespace, String name, int count, String lastTimestamp);
     }
 
-    private record Key(Involved about, String type, String reason, String host) {
+    private record Key(Involved about, String type, String reason, String host, String message) {
     }
 
     /** One Event and what was seen of it since its last write. */
     private static final class Series {
         final String name;
         final Instant first;
+        final String message;
         int count;
         Instant last;
-        String message;
         int written;
         Instant writtenAt;
 
@@ -169,10 +170,10 @@ public final class EventRecorder implements AutoCloseable {
             }
 
             @Override
-            public boolean patch(String namespace, String name, int count, String lastTimestamp, String message) {
+            public boolean patch(String namespace, String name, int count, String lastTimestamp) {
                 try {
                     client.v1().events().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                            new EventBuilder().withCount(count).withLastTimestamp(lastTimestamp).withMessage(message).build());
+                            new EventBuilder().withCount(count).withLastTimestamp(lastTimestamp).build());
                     return true;
                 } catch (KubernetesClientException e) {
                     if (e.getCode() == 404) {
@@ -196,14 +197,13 @@ public final class EventRecorder implements AutoCloseable {
     public void record(Involved about, String type, String reason, String message, String host) {
         Instant now = clock.instant();
         String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
-        Key key = new Key(about, type, reason, host);
+        Key key = new Key(about, type, reason, host, text);
         Series s;
         synchronized (this) {
             s = series.get(key);
             if (s != null && Duration.between(s.last, now).compareTo(SERIES_WINDOW) <= 0) {
                 s.count++;
                 s.last = now;
-                s.message = text;
                 return; // the flusher writes the new count
             }
             if (!bucket(about).take(now)) {
@@ -227,11 +227,9 @@ public final class EventRecorder implements AutoCloseable {
         }
         int count;
         String last;
-        String message;
         synchronized (this) {
             count = s.count;
             last = s.last.toString();
-            message = s.message;
             s.written = count;
             s.writtenAt = clock.instant();
         }
@@ -240,7 +238,7 @@ public final class EventRecorder implements AutoCloseable {
                 .withNewMetadata().withName(s.name).withNamespace(about.eventNamespace()).endMetadata()
                 .withNewInvolvedObject().withApiVersion(about.apiVersion()).withKind(about.kind()).withNamespace(about.namespace())
                 .withName(about.name()).withUid(about.uid()).endInvolvedObject()
-                .withType(key.type()).withReason(key.reason()).withMessage(message)
+                .withType(key.type()).withReason(key.reason()).withMessage(s.message)
                 .withNewSource().withComponent(component).withHost(key.host()).endSource()
                 .withFirstTimestamp(s.first.toString()).withLastTimestamp(last).withCount(count).build();
         try {
@@ -275,14 +273,12 @@ public final class EventRecorder implements AutoCloseable {
             Series s = e.getValue();
             int count;
             String last;
-            String message;
             synchronized (this) {
                 if (!bucket(e.getKey().about()).take(now)) {
                     continue; // over this object's rate: the count waits
                 }
                 count = s.count;
                 last = s.last.toString();
-                message = s.message;
                 s.written = count;
                 s.writtenAt = now;
             }
@@ -290,7 +286,7 @@ public final class EventRecorder implements AutoCloseable {
                 return;
             }
             try {
-                if (sink.patch(e.getKey().about().eventNamespace(), s.name, count, last, message)) {
+                if (sink.patch(e.getKey().about().eventNamespace(), s.name, count, last)) {
                     patched.incrementAndGet();
                 } else {
                     synchronized (this) {

@@ -50,6 +50,16 @@ public final class SloConfigParser {
         return parsed;
     }
 
+    /**
+     * The problems of one strategy as a NodeSLO carries it (already merged over the defaults), by the same rules a
+     * ConfigMap's are checked with: a NodeSLO written by hand is held to them where it is read (the koordlet).
+     */
+    public static List<String> problems(SloConfigKey key, JsonNode strategy, String where) {
+        List<String> problems = new java.util.ArrayList<>();
+        SloRules.check(strategy, key.rules(), key.order(), where + ".", problems);
+        return problems;
+    }
+
     private static SloStrategies strategies(SloConfigKey key, JsonNode root, String clusterField, String nodesField,
             List<String> problems) {
         JsonNode clusterJson = clusterField == null ? withoutProfile(root, nodesField) : root.get(clusterField);

@@ -1,9 +1,9 @@
 package io.colocation.model.document;
 
 import java.io.PrintStream;
+import io.colocation.model.KubeTime;
+import io.colocation.api.InvalidInputException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +31,18 @@ public record ExplainArguments(boolean help, List<String> files, String format, 
         public boolean showUsage() {
             return showUsage;
         }
+    }
+
+    /**
+     * What a snapshot command says about an input shape no check foresaw (a bug to report): plain words, never the
+     * exception's class or the code's names, which mean nothing to the person who ran it.
+     */
+    public static String unforeseen(RuntimeException e) {
+        String message = e.getMessage();
+        boolean plain = message != null && !(e instanceof NullPointerException) && !(e instanceof ClassCastException)
+                && !message.contains("java.") && !message.contains("\"");
+        return "cannot use the input: a field it needs is missing or of another shape than Kubernetes gives it"
+                + (plain ? " (" + message.lines().findFirst().orElse("") + ")" : "") + "; check it with kubectl, or report it with the input";
     }
 
     /** The arguments, or (when help was asked for or the usage is wrong) the exit code after saying so. */
@@ -87,9 +99,9 @@ public record ExplainArguments(boolean help, List<String> files, String format, 
                 case "-o", "--output" -> format = value;
                 case "--now" -> {
                     try {
-                        now = OffsetDateTime.parse(value).toInstant();
-                    } catch (DateTimeParseException e) {
-                        throw new UsageException("--now '" + value + "' is not an RFC 3339 time such as 2026-11-21T08:00:00Z", false);
+                        now = KubeTime.parse(value, "--now");
+                    } catch (InvalidInputException e) {
+                        throw new UsageException(e.getMessage(), false);
                     }
                 }
                 default -> options.put(option, value);

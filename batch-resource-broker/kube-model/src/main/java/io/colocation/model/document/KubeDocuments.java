@@ -3,6 +3,7 @@ package io.colocation.model.document;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,7 +13,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +20,11 @@ import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads Kubernetes objects from files (for the {@code calc} and {@code explain} commands) as {@code kubectl get -o yaml|json} writes them: YAML (one or many
- * documents) or JSON, with {@code kind: List} (and {@code *List}) expanded into their items. Streams the
- * input (no copy in memory) up to {@link #MAX_INPUT_BYTES}; what is too big, too deep or malformed is an
- * error naming the file.
+ * documents, block or flow style) or JSON, with {@code kind: List} (and {@code *List}) expanded into their items. Streams
+ * the input (no copy in memory, so a pipe, {@code -f <(kubectl ...)} or {@code /dev/stdin} works) up to
+ * {@link #MAX_INPUT_BYTES}; what is too big, too deep or malformed is an error naming the file. Numbers keep their
+ * decimal value ({@code 1e-2147483648} is refused, never read as 0). A null item in a list (which no API server returns)
+ * is an error naming the object and the field.
  */
 public final class KubeDocuments {
     /** Big enough for {@code kubectl get pods -A -o yaml} of a large cluster; a runaway input stops here. */
@@ -32,10 +34,10 @@ public final class KubeDocuments {
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .loaderOptions(yamlLimits())
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
-            .build());
+            .build()).enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
-            .build());
+            .build()).enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private static LoaderOptions yamlLimits() {
         LoaderOptions options = new LoaderOptions();
@@ -77,10 +79,14 @@ public final class KubeDocuments {
                 if (Files.isDirectory(file)) {
                     throw new InvalidInputException(label + ": is a directory; give the files in it one by one (-f a.yaml -f b.yaml)");
                 }
-                raw = Files.newInputStream(file);
+                // a FileInputStream reads pipes and character devices too (a channel stream fails with "Illegal seek")
+                raw = new java.io.FileInputStream(file.toFile());
             }
-        } catch (NoSuchFileException e) {
-            throw new InvalidInputException(label + ": no such file");
+        } catch (java.io.FileNotFoundException e) {
+            if (!Files.exists(Path.of(path))) {
+                throw new InvalidInputException(label + ": no such file");
+            }
+            throw new InvalidInputException(label + ": cannot read: " + e.getMessage());
         } catch (java.nio.file.InvalidPathException | IOException e) {
             throw new InvalidInputException(label + ": cannot read: " + e.getMessage());
         }
@@ -108,7 +114,9 @@ public final class KubeDocuments {
                     continue; // an empty YAML document ("---" at the end)
                 }
                 if (doc.isArray()) {
-                    doc.forEach(item -> expand(label, item, out));
+                    for (JsonNode item : doc) {
+                        expand(label, item, out);
+                    }
                 } else if (!doc.isObject()) {
                     throw new InvalidInputException(label + ": document " + index + " is not a Kubernetes object");
                 } else {
@@ -137,24 +145,37 @@ public final class KubeDocuments {
         }
     }
 
-    /** Peeks past whitespace (and a UTF-8 byte order mark) for '{' or '['. */
-    private static boolean startsLikeJson(BufferedInputStream in) throws IOException {
+    /**
+     * Peeks past whitespace (and a UTF-8 byte order mark): JSON starts with '{' followed by '"' or '}', or with '['
+     * followed by a JSON value; anything else, flow-style YAML such as {@code {kind: Pod}} included, is read as YAML.
+     */
+    static boolean startsLikeJson(BufferedInputStream in) throws IOException {
         in.mark(1 << 16);
         try {
-            for (int i = 0; i < (1 << 16) - 1; i++) {
-                int c = in.read();
-                if (c < 0) {
-                    return false;
-                }
-                if (c == 0xEF || c == 0xBB || c == 0xBF || Character.isWhitespace(c)) {
-                    continue;
-                }
-                return c == '{' || c == '[';
+            int first = nextSignificant(in);
+            if (first != '{' && first != '[') {
+                return false;
             }
-            return false;
+            int second = nextSignificant(in);
+            return first == '{' ? second == '"' || second == '}'
+                    : second == '{' || second == '[' || second == '"' || second == ']' || second == '-' || second == 't'
+                            || second == 'f' || second == 'n' || (second >= '0' && second <= '9');
         } finally {
             in.reset();
         }
+    }
+
+    private static int nextSignificant(BufferedInputStream in) throws IOException {
+        for (int i = 0; i < (1 << 16) - 2; i++) {
+            int c = in.read();
+            if (c < 0) {
+                return -1;
+            }
+            if (c != 0xEF && c != 0xBB && c != 0xBF && !Character.isWhitespace(c)) {
+                return c;
+            }
+        }
+        return -1;
     }
 
     private static String firstLine(String message) {
@@ -169,12 +190,37 @@ public final class KubeDocuments {
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 
-    private static void expand(String file, JsonNode object, List<Sourced> out) {
+    private static void expand(String file, JsonNode object, List<Sourced> out) throws InvalidInputException {
         String kind = object.path("kind").asText("");
         if (kind.endsWith("List") && object.has("items")) {
-            object.get("items").forEach(item -> expand(file, item, out));
+            for (JsonNode item : object.get("items")) {
+                if (item == null || !item.isObject()) {
+                    throw new InvalidInputException(file + ": a " + kind + " holds an item that is not a Kubernetes object: " + item);
+                }
+                expand(file, item, out);
+            }
         } else {
-            out.add(new Sourced(file, object));
+            Sourced doc = new Sourced(file, object);
+            noNullItems(object, "", doc);
+            out.add(doc);
+        }
+    }
+
+    /** A null item of a list (which no API server returns) is an error naming the object and the field. */
+    private static void noNullItems(JsonNode node, String at, Sourced doc) throws InvalidInputException {
+        if (node.isObject()) {
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                noNullItems(e.getValue(), at.isEmpty() ? e.getKey() : at + "." + e.getKey(), doc);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                if (node.get(i).isNull()) {
+                    throw new InvalidInputException(doc.file() + ": " + (doc.kind().isEmpty() ? "object" : doc.kind()) + " "
+                            + doc.name() + ": " + at + "[" + i + "] is null (a list of " + at + " holds objects or values, never null)");
+                }
+                noNullItems(node.get(i), at + "[" + i + "]", doc);
+            }
         }
     }
 

@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.InvalidInputException;
+import io.colocation.model.KubeTime;
 import io.colocation.model.ResourceLists;
 import io.colocation.model.Resources;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,15 +61,9 @@ public record YarnRelease(Resources limit, Instant expires, String reason, List<
         Resources limit = ResourceLists.cpuMemory(limitNode, at + " limit");
         JsonNode expiresNode = root.get("expires");
         if (expiresNode == null || !expiresNode.isTextual()) {
-            throw new InvalidInputException(at + ": expires must be an RFC 3339 time such as 2026-11-23T10:00:40Z");
+            throw new InvalidInputException(at + ": expires must be an RFC 3339 time such as 2026-11-21T08:00:00Z");
         }
-        Instant expires;
-        try {
-            expires = OffsetDateTime.parse(expiresNode.textValue()).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new InvalidInputException(at + ": expires \"" + expiresNode.textValue()
-                    + "\" is not an RFC 3339 time such as 2026-11-23T10:00:40Z");
-        }
+        Instant expires = KubeTime.parse(expiresNode.textValue(), at + ": expires");
         List<String> ids = new ArrayList<>();
         JsonNode containers = root.path("containers");
         for (JsonNode id : containers) {

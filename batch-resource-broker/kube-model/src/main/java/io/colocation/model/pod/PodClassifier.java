@@ -69,10 +69,8 @@ public final class PodClassifier {
         Map<String, BigDecimal> limits = new HashMap<>();
         boolean guaranteed = true;
         List<Container> all = new ArrayList<>();
-        if (pod.getSpec() != null) {
-            all.addAll(pod.getSpec().getContainers());
-            all.addAll(pod.getSpec().getInitContainers());
-        }
+        all.addAll(PodRequests.containers(pod));
+        all.addAll(PodRequests.initContainers(pod));
         for (Container c : all) {
             Map<String, Quantity> limitMap = c.getResources() == null || c.getResources().getLimits() == null
                     ? Map.of() : c.getResources().getLimits();

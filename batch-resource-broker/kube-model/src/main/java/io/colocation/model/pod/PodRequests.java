@@ -59,13 +59,13 @@ public final class PodRequests {
         if (pod.getSpec() == null) {
             return sum;
         }
-        List<Container> containers = pod.getSpec().getContainers();
+        List<Container> containers = containers(pod);
         for (int i = 0; i < containers.size(); i++) {
             add(sum, read(list.apply(containers.get(i)), where + "spec.containers[" + i + "].resources." + field));
         }
         Map<String, Long> sidecars = new TreeMap<>();
         Map<String, Long> initMax = new TreeMap<>();
-        List<Container> init = pod.getSpec().getInitContainers();
+        List<Container> init = initContainers(pod);
         for (int i = 0; i < init.size(); i++) {
             Container c = init.get(i);
             Map<String, Long> r = read(list.apply(c), where + "spec.initContainers[" + i + "].resources." + field);
@@ -85,6 +85,16 @@ public final class PodRequests {
             add(sum, read(overhead, where + "spec.overhead"));
         }
         return sum;
+    }
+
+    /** The pod's containers; none when the list is absent or null (a hand-written file may say {@code containers: null}). */
+    public static List<Container> containers(Pod pod) {
+        return pod.getSpec() == null || pod.getSpec().getContainers() == null ? List.of() : pod.getSpec().getContainers();
+    }
+
+    /** The pod's init containers; none when the list is absent or null. */
+    public static List<Container> initContainers(Pod pod) {
+        return pod.getSpec() == null || pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
     }
 
     private static Map<String, Long> read(Map<String, Quantity> list, String where) throws InvalidInputException {

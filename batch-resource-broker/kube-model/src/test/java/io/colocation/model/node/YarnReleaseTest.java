@@ -42,7 +42,7 @@ class YarnReleaseTest {
         assertEquals("Node n1: annotation colocation.io/yarn-release limit.cpu: negative quantity \"-1\"",
                 message("{\"limit\":{\"cpu\":\"-1\",\"memory\":\"0\"},\"expires\":\"2026-11-23T10:00:40Z\"}"));
         assertEquals("Node n1: annotation colocation.io/yarn-release: expires \"soon\" is not an RFC 3339 time such as"
-                + " 2026-11-23T10:00:40Z", message("{\"limit\":{\"cpu\":\"1\",\"memory\":\"0\"},\"expires\":\"soon\"}"));
+                + " 2026-11-21T08:00:00Z", message("{\"limit\":{\"cpu\":\"1\",\"memory\":\"0\"},\"expires\":\"soon\"}"));
         assertEquals("Node n1: annotation colocation.io/yarn-release limit.memory: \"lots\" is not a Kubernetes quantity"
                 + " (examples: 500m, 4, 1.5Gi)", message("{\"limit\":{\"cpu\":\"1\",\"memory\":\"lots\"},\"expires\":\"x\"}"));
     }

@@ -1,0 +1,52 @@
+package io.colocation.kube.client;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import javax.net.ssl.SSLException;
+
+/**
+ * Why a call to the API server failed, in words an operator acts on ("connection refused", "HTTP 403: ..."), from the
+ * chain of causes fabric8 wraps it in (whose outer messages often end in ": null").
+ */
+public final class ApiErrors {
+    private ApiErrors() {
+    }
+
+    public static String describe(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof ConnectException) {
+                return "connection refused" + detail(c);
+            }
+            if (c instanceof UnknownHostException) {
+                return "unknown host " + c.getMessage();
+            }
+            if (c instanceof HttpConnectTimeoutException) {
+                return "no connection within the client's connect timeout";
+            }
+            if (c instanceof HttpTimeoutException) {
+                return "no answer within the client's request timeout";
+            }
+            if (c instanceof SSLException) {
+                return "TLS failed" + detail(c);
+            }
+            if (c instanceof KubernetesClientException k && k.getCode() > 0) {
+                return "HTTP " + k.getCode() + (k.getStatus() != null && k.getStatus().getMessage() != null
+                        ? ": " + k.getStatus().getMessage() : detail(k));
+            }
+        }
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage();
+        return m == null || m.isBlank() || m.equals("null") ? root.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+
+    private static String detail(Throwable t) {
+        String m = t.getMessage();
+        return m == null || m.isBlank() || m.endsWith(": null") ? "" : ": " + m.lines().findFirst().orElse(m);
+    }
+}

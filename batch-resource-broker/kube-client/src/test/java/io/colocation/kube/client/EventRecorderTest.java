@@ -1,0 +1,101 @@
+package io.colocation.kube.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.testsupport.Await;
+import io.colocation.testsupport.ManualClock;
+import io.fabric8.kubernetes.api.model.Event;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** Repeats become counts on one Event, each object has its own rate, and nothing is written twice. */
+class EventRecorderTest {
+    private static final EventRecorder.Involved POD = new EventRecorder.Involved("v1", "Pod", "batch", "spark-exec-1", "uid-1");
+
+    /** What reached the API server. */
+    private static final class Sink implements EventRecorder.Sink {
+        final List<Event> created = new CopyOnWriteArrayList<>();
+        final List<String> patches = new CopyOnWriteArrayList<>();
+        volatile boolean gone;
+
+        @Override
+        public void create(Event event) {
+            created.add(event);
+        }
+
+        @Override
+        public boolean patch(String namespace, String name, int count, String lastTimestamp) {
+            patches.add(name + " count=" + count + " last=" + lastTimestamp);
+            return !gone;
+        }
+    }
+
+    @Test
+    void repeatsAreCountedOnOneEventAndWrittenAtMostEveryPatchInterval() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-24T08:00:00Z"));
+        Sink sink = new Sink();
+        try (EventRecorder r = new EventRecorder(sink, "koord-scheduler", clock, () -> true)) {
+            for (int i = 0; i < 100; i++) {
+                r.warning(POD, "FailedScheduling", "0/3 nodes are available: 3 Insufficient kubernetes.io/batch-cpu.", null);
+                clock.advance(Duration.ofMillis(100));
+            }
+            Await.until(Duration.ofSeconds(5), () -> sink.created.size() == 1);
+            Event e = sink.created.get(0);
+            assertEquals("batch", e.getMetadata().getNamespace());
+            assertEquals("spark-exec-1", e.getInvolvedObject().getName());
+            assertEquals("koord-scheduler", e.getSource().getComponent());
+            r.flush();
+            assertEquals(List.of(), sink.patches, "not before " + EventRecorder.PATCH_EVERY);
+            clock.advance(EventRecorder.PATCH_EVERY);
+            r.flush();
+            assertEquals(1, sink.patches.size());
+            assertTrue(sink.patches.get(0).startsWith(e.getMetadata().getName() + " count=100 "),
+                    sink.patches.toString());
+            r.flush();
+            assertEquals(1, sink.patches.size(), "nothing new, nothing written");
+            assertEquals(Map.of("created", 1L, "patched", 1L, "dropped", 0L), r.counts());
+        }
+    }
+
+    @Test
+    void aNewMessageIsANewEventAndEachObjectHasItsOwnRate() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-24T08:00:00Z"));
+        Sink sink = new Sink();
+        try (EventRecorder r = new EventRecorder(sink, "koordlet", clock, () -> true)) {
+            for (int i = 0; i < 30; i++) {
+                r.warning(POD, "FailedScheduling", "attempt " + i, null);
+            }
+            EventRecorder.Involved other = new EventRecorder.Involved("v1", "Pod", "batch", "spark-exec-2", "uid-2");
+            r.warning(other, "FailedScheduling", "attempt 0", null);
+            Await.until(Duration.ofSeconds(5), () -> sink.created.size() == EventRecorder.SPAM_BURST + 1);
+            assertEquals(30L - EventRecorder.SPAM_BURST, r.counts().get("dropped"), "over the first pod's burst");
+            clock.advance(EventRecorder.SPAM_REFILL);
+            r.warning(POD, "FailedScheduling", "attempt 30", null);
+            Await.until(Duration.ofSeconds(5), () -> sink.created.size() == EventRecorder.SPAM_BURST + 2);
+        }
+    }
+
+    @Test
+    void aRepeatAfterTheWindowOrAfterTheEventExpiredStartsANewEvent() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-24T08:00:00Z"));
+        Sink sink = new Sink();
+        try (EventRecorder r = new EventRecorder(sink, "colocation-broker", clock, () -> true)) {
+            r.warning(POD, "BatchInputInvalid", "m", null);
+            clock.advance(EventRecorder.SERIES_WINDOW.plusSeconds(1));
+            r.warning(POD, "BatchInputInvalid", "m", null);
+            Await.until(Duration.ofSeconds(5), () -> sink.created.size() == 2);
+            r.warning(POD, "BatchInputInvalid", "m", null);
+            sink.gone = true;
+            clock.advance(EventRecorder.PATCH_EVERY);
+            r.flush();
+            assertEquals(1, sink.patches.size());
+            r.warning(POD, "BatchInputInvalid", "m", null);
+            Await.until(Duration.ofSeconds(5), () -> sink.created.size() == 3);
+        }
+    }
+}
