@@ -78,7 +78,10 @@
     var parts = [['online', online], ['k8s', cores(n.kubernetesUsed)], ['yarn', cores(n.yarnUsed)], ['free', cores(n.free)]];
     var b = el('div', { 'class': 'bar', title: parts.map(function (p) { return p[0] + ' ' + fmt(p[1]); }).join(', ') });
     parts.forEach(function (p) {
-      b.appendChild(el('span', { 'class': p[0], style: 'width:' + Math.max(0, Math.min(100, p[1] * 100 / cap)) + '%' }));
+      // width through the style object, not a style attribute: the page's Content-Security-Policy allows no inline style
+      var seg = el('span', { 'class': p[0] });
+      seg.style.width = Math.max(0, Math.min(100, p[1] * 100 / cap)) + '%';
+      b.appendChild(seg);
     });
     return b;
   }
@@ -135,8 +138,10 @@
     var list = document.getElementById('health');
     list.textContent = '';
     Object.keys(h).sort().forEach(function (name) {
-      list.appendChild(el('li', { 'class': h[name].healthy ? 'ok' : 'bad' },
-        (h[name].healthy ? '✔ ' : '✘ ') + name + (h[name].message ? ': ' + h[name].message : '')));
+      var r = h[name];
+      var level = !r.healthy ? 'bad' : r.warning ? 'warn' : 'ok';
+      list.appendChild(el('li', { 'class': level },
+        ({ bad: '✘ ', warn: '⚠ ', ok: '✔ ' })[level] + name + (r.message ? ': ' + r.message : '')));
     });
   }
 

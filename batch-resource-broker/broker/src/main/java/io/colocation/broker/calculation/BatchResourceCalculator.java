@@ -29,7 +29,7 @@ public final class BatchResourceCalculator {
     }
 
     public static ResourceResult calculate(ColocationStrategy strategy, NodeState node, NodeMetricState metric, Instant now) {
-        if (MetricFreshness.isDegraded(metric, strategy, now)) {
+        if (DegradeRules.isDegraded(metric, strategy, now)) {
             return ResourceResult.reset(DEGRADED, true);
         }
         long hpReqCpu = 0, hpReqMem = 0, hpUsedCpu = 0, hpUsedMem = 0, hpMaxCpu = 0, hpMaxMem = 0;

@@ -24,7 +24,7 @@ public final class MidResourceCalculator {
     }
 
     public static ResourceResult calculate(ColocationStrategy strategy, NodeState node, NodeMetricState metric, Instant now) {
-        if (MetricFreshness.isDegraded(metric, strategy, now)) {
+        if (DegradeRules.isDegraded(metric, strategy, now)) {
             return ResourceResult.reset(DEGRADED, true);
         }
         Resources capacity = node.capacity();

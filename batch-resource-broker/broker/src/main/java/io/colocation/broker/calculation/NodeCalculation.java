@@ -1,4 +1,4 @@
-package io.colocation.broker.kube;
+package io.colocation.broker.calculation;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.broker.calculation.NodeMetricState;
@@ -54,7 +54,7 @@ public final class NodeCalculation {
         explain.add("strategy: " + strategy.source() + describe(strategy.strategy()));
         NodeState state;
         try {
-            state = NodeInputs.node(node, pods, notes);
+            state = NodeStateReader.node(node, pods, notes);
         } catch (InvalidInputException e) {
             explain.addAll(notes);
             return new Outcome(strategy.strategy(), null, Resources.ZERO, null, e.getMessage(), List.copyOf(notes), explain);

@@ -1,8 +1,7 @@
-package io.colocation.broker.kube;
+package io.colocation.broker.calculation;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.api.ResourceNames;
-import io.colocation.broker.calculation.MetricFreshness;
 import io.colocation.model.Resources;
 import io.colocation.model.pod.PodRequests;
 import io.colocation.model.config.ColocationConfig;
@@ -53,15 +52,15 @@ public final class NodeCalculationMemo {
         Inputs inputs = new Inputs(node.getMetadata().getResourceVersion(), podVersions, metricVersion, config);
         Entry cached = entries.get(name);
         if (cached != null && cached.inputs().equals(inputs) && inputs.nodeVersion() != null
-                && cached.stale() == MetricFreshness.isDegraded(metric.state(), cached.facts().outcome().strategy(), now)) {
+                && cached.stale() == DegradeRules.isDegraded(metric.state(), cached.facts().outcome().strategy(), now)) {
             return cached.facts();
         }
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, pods, metric, now);
         List<String> notes = new ArrayList<>();
         Resources batchUsed = batchUsed(pods, notes);
-        Facts facts = new Facts(outcome, batchUsed, NodeInputs.published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, notes),
-                NodeInputs.published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, notes), List.copyOf(notes));
-        entries.put(name, new Entry(inputs, MetricFreshness.isDegraded(metric.state(), outcome.strategy(), now), facts));
+        Facts facts = new Facts(outcome, batchUsed, NodeStateReader.published(node, ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY, notes),
+                NodeStateReader.published(node, ResourceNames.MID_CPU, ResourceNames.MID_MEMORY, notes), List.copyOf(notes));
+        entries.put(name, new Entry(inputs, DegradeRules.isDegraded(metric.state(), outcome.strategy(), now), facts));
         return facts;
     }
 

@@ -1,4 +1,4 @@
-package io.colocation.broker.kube;
+package io.colocation.broker.calculation;
 
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.PriorityClass;
@@ -17,10 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Turns a Kubernetes Node and the pods bound to it into the calculation's {@link NodeState}. */
-public final class NodeInputs {
+/** Reads a Kubernetes Node and the pods bound to it into the calculation's {@link NodeState}. */
+public final class NodeStateReader {
 
-    private NodeInputs() {
+    private NodeStateReader() {
     }
 
     public static NodeState node(Node node, List<Pod> pods, List<String> notes) throws InvalidInputException {

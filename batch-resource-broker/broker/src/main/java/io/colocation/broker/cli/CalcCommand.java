@@ -11,9 +11,9 @@ import io.colocation.model.config.InvalidConfigException;
 import io.colocation.model.document.ExplainArguments;
 import io.colocation.model.document.KubeDocuments;
 import io.colocation.api.InvalidInputException;
-import io.colocation.broker.kube.NodeCalculation;
-import io.colocation.broker.kube.NodeInputs;
-import io.colocation.broker.kube.NodeMetricInputs;
+import io.colocation.broker.calculation.NodeCalculation;
+import io.colocation.broker.calculation.NodeStateReader;
+import io.colocation.broker.calculation.NodeMetricInputs;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.InputStream;
@@ -85,7 +85,7 @@ public final class CalcCommand {
             return 1;
         } catch (RuntimeException e) {
             // An input shape no check above foresaw: say so plainly rather than with a stack trace.
-            err.println("colocation calc: cannot use the input: " + e);
+            err.println("colocation calc: " + ExplainArguments.unforeseen(e));
             return 1;
         }
     }
@@ -116,7 +116,7 @@ public final class CalcCommand {
                         throw new CalcException(doc.file() + ": Pod " + doc.name() + " is given twice (also in " + previous + ")");
                     }
                     try {
-                        NodeInputs.pod(pod, new ArrayList<>());
+                        NodeStateReader.pod(pod, new ArrayList<>());
                     } catch (InvalidInputException e) {
                         throw new CalcException(doc.file() + ": " + e.getMessage());
                     }
@@ -186,11 +186,15 @@ public final class CalcCommand {
             Node node = nodeDoc.as(Node.class);
             KubeDocuments.Sourced metricDoc = nodeMetrics.get(nodeDoc.name());
             NodeCalculation.Metric metric;
-            try {
-                metric = metricDoc == null ? NodeCalculation.Metric.unusable("no NodeMetric " + nodeDoc.name() + " in the input")
-                        : NodeCalculation.Metric.of(NodeMetricInputs.read(metricDoc.object()));
-            } catch (InvalidInputException e) {
-                throw new CalcException(metricDoc.file() + ": " + e.getMessage());
+            if (metricDoc == null) {
+                metric = NodeCalculation.Metric.unusable("no NodeMetric " + nodeDoc.name() + " in the input");
+            } else {
+                io.colocation.model.slo.NodeMetric typed = metricDoc.as(io.colocation.model.slo.NodeMetric.class); // names the file
+                try {
+                    metric = NodeCalculation.Metric.of(NodeMetricInputs.read(typed));
+                } catch (InvalidInputException e) {
+                    throw new CalcException(metricDoc.file() + ": " + e.getMessage());
+                }
             }
             NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node,
                     podsByNode.getOrDefault(nodeDoc.name(), List.of()), metric, now);

@@ -1,4 +1,4 @@
-package io.colocation.broker.kube;
+package io.colocation.broker.decision;
 
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.yarn.YarnContract;

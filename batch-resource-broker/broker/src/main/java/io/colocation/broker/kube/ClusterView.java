@@ -6,13 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.calculation.NodeMetricState;
+import io.colocation.broker.calculation.NodeMetricInputs;
+import io.colocation.broker.slo.ColocationConfigState;
 import io.colocation.broker.state.LastGoodConfig;
+import io.colocation.kube.client.ApiErrors;
+import io.colocation.kube.client.DecodingInformer;
+import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
 import io.colocation.model.config.ColocationConfig;
-import io.colocation.model.config.ColocationConfigParser;
-import io.colocation.model.config.InvalidConfigException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -33,9 +35,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker's watch on Kubernetes: informers on Nodes, Pods (indexed by {@code spec.nodeName}),
- * NodeMetrics ({@code slo.koordinator.sh/v1alpha1}) and the {@code slo-controller-config} ConfigMap.
- * Every change wakes the broker through {@code onChange}. NodeMetrics are parsed once per
- * resourceVersion; a malformed NodeMetric or ConfigMap is reported by name and does not stop the others.
+ * NodeMetrics and NodeSLOs ({@code slo.koordinator.sh/v1alpha1}, decoded object by object into the typed model, so one
+ * with a wrongly typed field is named and unusable and never stops the watch) and the {@code slo-controller-config}
+ * ConfigMap. Every change wakes the broker through {@code onChange}. A NodeMetric is read into the calculation's state
+ * once per resourceVersion; a malformed NodeMetric or ConfigMap is reported by name and does not stop the others.
  */
 public final class ClusterView implements ClusterInputs, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterView.class);
@@ -47,29 +50,24 @@ public final class ClusterView implements ClusterInputs, Closeable {
     private final Runnable onChange;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
-    private SharedIndexInformer<GenericKubernetesResource> nodeMetrics;
+    private DecodingInformer<NodeMetric> nodeMetrics;
     private SharedIndexInformer<ConfigMap> sloConfig;
-    private SharedIndexInformer<NodeSLO> nodeSlos;
+    private DecodingInformer<NodeSLO> nodeSlos;
     private final Map<String, ParsedMetric> parsedMetrics = new ConcurrentHashMap<>();
     private final java.util.Set<String> changedNodes = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicBoolean everythingChanged = new java.util.concurrent.atomic.AtomicBoolean(true);
-    private final LastGoodConfig lastGood;
-    private volatile ParsedConfig parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null, true, false);
+    private final ColocationConfigState configState;
 
     /** A NodeMetric read once per resourceVersion: the state, or why it cannot be used. */
     public record ParsedMetric(String resourceVersion, NodeMetricState state, String error) {
     }
 
-    /**
-     * @param usable   false when the ConfigMap is malformed and no good configuration is known at all
-     * @param accepted the config came from a ConfigMap (now or earlier), not from Koordinator's defaults
-     */
-    private record ParsedConfig(String resourceVersion, ColocationConfig config, String error, boolean usable, boolean accepted) {
-    }
+    /** A marker spec for an object that cannot be read: it equals no spec the controllers render, so they rewrite it. */
+    public static final JsonNode UNREADABLE_SPEC = JSON.getNodeFactory().textNode("<unreadable>");
 
     public ClusterView(KubernetesClient client, String sloNamespace, LastGoodConfig lastGood, Runnable onChange) {
         this.client = client;
-        this.lastGood = lastGood;
+        this.configState = new ColocationConfigState(sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME, lastGood);
         this.sloNamespace = sloNamespace;
         this.onChange = onChange;
     }
@@ -108,7 +106,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
             throw new TimeoutException("the Kubernetes API server " + url + " did not answer within " + timeout.toSeconds()
                     + " s (kubernetes.startupTimeoutSeconds): it accepts connections but sends no reply");
         } catch (ExecutionException e) {
-            String cause = rootMessage(e);
+            String cause = ApiErrors.describe(e.getCause() == null ? e : e.getCause());
             if (cause != null && cause.contains("404")) {
                 kinds = java.util.Set.of();
             } else {
@@ -170,32 +168,52 @@ public final class ClusterView implements ClusterInputs, Closeable {
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             return List.of(node == null ? "" : node);
         }));
-        nodeMetrics = client.genericKubernetesResources(KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND).runnableInformer(0);
+        nodeMetrics = DecodingInformer.all(client, NodeMetric.class).addListener((name, now) -> {
+            changedNodes.add(name);
+            onChange.run();
+        });
         sloConfig = client.configMaps().inNamespace(sloNamespace).withName(KoordinatorKeys.SLO_CONFIGMAP_NAME)
                 .runnableInformer(0);
         if (nodeSloServed) {
-            nodeSlos = client.resources(NodeSLO.class).runnableInformer(0);
+            nodeSlos = DecodingInformer.all(client, NodeSLO.class).addListener((name, now) -> onChange.run());
         }
-        for (SharedIndexInformer<?> informer : informers()) {
+        for (SharedIndexInformer<?> informer : List.of(nodes, pods, sloConfig)) {
             @SuppressWarnings("unchecked")
             SharedIndexInformer<Object> i = (SharedIndexInformer<Object>) informer;
             i.addEventHandler(wake);
         }
-        String[] what = {"Nodes", "Pods", "NodeMetrics (" + KoordinatorKeys.NODE_METRIC_API_VERSION + "; is the CRD installed?)",
-            "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME, "NodeSLOs"};
-        List<SharedIndexInformer<?>> all = informers();
-        for (int i = 0; i < all.size(); i++) {
+        List<Watch> all = watches();
+        for (Watch w : all) {
             long left = Math.max(deadline - System.nanoTime(), 1);
             try {
-                all.get(i).start().toCompletableFuture().get(left, TimeUnit.NANOSECONDS);
+                w.start().get().toCompletableFuture().get(left, TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
-                throw new TimeoutException("cannot watch " + what[i] + " on " + client.getMasterUrl() + ": "
-                        + rootMessage(e));
+                throw new TimeoutException("cannot watch " + w.what() + " on " + client.getMasterUrl() + ": "
+                        + ApiErrors.describe(e.getCause() == null ? e : e.getCause()));
             } catch (TimeoutException e) {
-                throw new TimeoutException("no initial list of " + what[i] + " from " + client.getMasterUrl()
+                throw new TimeoutException("no initial list of " + w.what() + " from " + client.getMasterUrl()
                         + " within " + timeout.toSeconds() + " s");
             }
         }
+    }
+
+    /** One watch: what it lists (for messages and the health check), and how to start, ask and stop it. */
+    private record Watch(String name, String what, java.util.function.Supplier<java.util.concurrent.CompletionStage<Void>> start,
+            java.util.function.BooleanSupplier watching, Runnable close) {
+    }
+
+    private List<Watch> watches() {
+        List<Watch> out = new ArrayList<>();
+        out.add(new Watch("nodes", "Nodes", nodes::start, nodes::isWatching, nodes::close));
+        out.add(new Watch("pods", "Pods", pods::start, pods::isWatching, pods::close));
+        out.add(new Watch("nodemetrics", "NodeMetrics (" + KoordinatorKeys.NODE_METRIC_API_VERSION + "; is the CRD installed?)",
+                nodeMetrics::start, nodeMetrics::isWatching, nodeMetrics::close));
+        out.add(new Watch("slo-controller-config", "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME,
+                sloConfig::start, sloConfig::isWatching, sloConfig::close));
+        if (nodeSlos != null) {
+            out.add(new Watch("nodeslos", "NodeSLOs", nodeSlos::start, nodeSlos::isWatching, nodeSlos::close));
+        }
+        return out;
     }
 
     /** Records which node an event concerns (or that every node is concerned) and wakes the broker. */
@@ -209,8 +227,6 @@ public final class ClusterView implements ClusterInputs, Closeable {
             } else {
                 changedNodes.add(node);
             }
-        } else if (object instanceof GenericKubernetesResource metric) {
-            changedNodes.add(metric.getMetadata().getName());
         } else if (object instanceof ConfigMap) {
             everythingChanged.set(true);
         }
@@ -228,32 +244,18 @@ public final class ClusterView implements ClusterInputs, Closeable {
         return new Changes(nodes, everything);
     }
 
-    private List<SharedIndexInformer<?>> informers() {
-        return nodeSlos == null ? List.of(nodes, pods, nodeMetrics, sloConfig) : List.of(nodes, pods, nodeMetrics, sloConfig, nodeSlos);
-    }
-
-    private static String rootMessage(Throwable t) {
-        Throwable c = t;
-        while (c.getCause() != null && c.getCause() != c) {
-            c = c.getCause();
-        }
-        return c.getMessage() == null ? c.toString() : c.getMessage();
-    }
-
     /** Whether every informer is watching (the API server answers). */
     @Override
     public boolean watching() {
-        return informers().stream().allMatch(i -> i != null && i.isWatching());
+        return notWatching().isEmpty();
     }
 
     /** Which informers are not watching, for the health check. */
     public List<String> notWatching() {
         List<String> down = new ArrayList<>();
-        String[] names = {"nodes", "pods", "nodemetrics", "slo-controller-config", "nodeslos"};
-        List<SharedIndexInformer<?>> all = informers();
-        for (int i = 0; i < all.size(); i++) {
-            if (all.get(i) == null || !all.get(i).isWatching()) {
-                down.add(names[i]);
+        for (Watch w : watches()) {
+            if (!w.watching().getAsBoolean()) {
+                down.add(w.name());
             }
         }
         return down;
@@ -279,26 +281,29 @@ public final class ClusterView implements ClusterInputs, Closeable {
         return pods.getIndexer().byIndex(BY_NODE, "");
     }
 
-    /** The node's NodeMetric, parsed (cached per resourceVersion), or empty when there is none. */
+    /** The node's NodeMetric, read (cached per resourceVersion), or empty when there is none. */
     @Override
     public Optional<ParsedMetric> nodeMetric(String nodeName) {
-        GenericKubernetesResource raw = nodeMetrics.getStore().getByKey(nodeName);
-        if (raw == null) {
+        Optional<DecodingInformer.Decoded<NodeMetric>> entry = nodeMetrics.get(nodeName);
+        if (entry.isEmpty()) {
             parsedMetrics.remove(nodeName);
             return Optional.empty();
         }
-        String version = raw.getMetadata().getResourceVersion();
+        String version = entry.get().resourceVersion();
         ParsedMetric cached = parsedMetrics.get(nodeName);
         if (cached != null && version != null && version.equals(cached.resourceVersion())) {
             return Optional.of(cached);
         }
         ParsedMetric parsed;
-        try {
-            JsonNode tree = JSON.valueToTree(raw);
-            parsed = new ParsedMetric(version, NodeMetricInputs.read(tree), null);
-        } catch (InvalidInputException | IllegalArgumentException e) {
-            LOG.warn("NodeMetric {} (resourceVersion {}) is unusable, the node degrades: {}", nodeName, version, e.getMessage());
-            parsed = new ParsedMetric(version, null, e.getMessage());
+        if (!entry.get().readable()) {
+            parsed = new ParsedMetric(version, null, entry.get().error());
+        } else {
+            try {
+                parsed = new ParsedMetric(version, NodeMetricInputs.read(entry.get().value()), null);
+            } catch (InvalidInputException e) {
+                LOG.warn("NodeMetric {} (resourceVersion {}) is unusable, the node degrades: {}", nodeName, version, e.getMessage());
+                parsed = new ParsedMetric(version, null, e.getMessage());
+            }
         }
         parsedMetrics.put(nodeName, parsed);
         return Optional.of(parsed);
@@ -306,72 +311,28 @@ public final class ClusterView implements ClusterInputs, Closeable {
 
     /**
      * The colocation config of the ConfigMap: Koordinator's defaults when it is absent. When an update is
-     * malformed: the last good one (from memory, else as kept by {@link LastGoodConfig}), with the error to
-     * report; with none at all, {@link #configUsable()} turns false.
+     * malformed: the last good one, with the error to report ({@link ColocationConfigState}).
      */
     @Override
     public ColocationConfig colocationConfig() {
-        ConfigMap cm = sloConfig.getStore().getByKey(sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME);
-        ParsedConfig current = parsedConfig;
-        String version = cm == null ? null : cm.getMetadata().getResourceVersion();
-        if (cm == null) {
-            if (current.resourceVersion() != null || !current.usable()) {
-                parsedConfig = new ParsedConfig(null, ColocationConfig.defaults(), null, true, false);
-            }
-            return parsedConfig.config();
-        }
-        if (version != null && version.equals(current.resourceVersion())) {
-            return current.config();
-        }
-        String source = "ConfigMap " + sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME + " data."
-                + KoordinatorKeys.COLOCATION_CONFIG_KEY;
-        String json = cm.getData() == null ? null : cm.getData().get(KoordinatorKeys.COLOCATION_CONFIG_KEY);
-        try {
-            ColocationConfig config = ColocationConfigParser.parse(json, source);
-            parsedConfig = new ParsedConfig(version, config, null, true, true);
-            if (json != null) {
-                lastGood.save(json);
-            }
-            LOG.info("using {} (resourceVersion {})", source, version);
-        } catch (InvalidConfigException e) {
-            parsedConfig = refused(version, current, e.getMessage());
-        }
-        return parsedConfig.config();
-    }
-
-    private ParsedConfig refused(String version, ParsedConfig current, String error) {
-        if (current.accepted()) {
-            LOG.error("keeping the previous colocation config: {}", error);
-            return new ParsedConfig(version, current.config(), error, true, true);
-        }
-        Optional<String> kept = lastGood.load();
-        if (kept.isPresent()) {
-            try {
-                ColocationConfig config = ColocationConfigParser.parse(kept.get(), "the last good colocation-config kept by the broker");
-                LOG.error("using the last good colocation config the broker kept: {}", error);
-                return new ParsedConfig(version, config, error + " (using the last good configuration the broker kept)", true, true);
-            } catch (InvalidConfigException keptInvalid) {
-                LOG.error("the kept colocation config is not valid either: {}", keptInvalid.getMessage());
-            }
-        }
-        String why = error + "; no good configuration is known: Batch already published is kept (nodes frozen) until it is fixed";
-        LOG.error("{}", why);
-        return new ParsedConfig(version, current.config(), why, false, false);
+        ConfigMap cm = sloConfigMap();
+        return configState.update(cm == null ? null : cm.getMetadata().getResourceVersion(),
+                cm == null || cm.getData() == null ? null : cm.getData().get(KoordinatorKeys.COLOCATION_CONFIG_KEY), cm != null);
     }
 
     /** False when the ConfigMap is malformed and no good configuration is known: nodes must be frozen. */
     @Override
     public boolean configUsable() {
-        return parsedConfig.usable();
+        return configState.usable();
     }
 
-    /** The spec of every NodeMetric by name (a JSON null when it has none). */
+    /** The spec of every NodeMetric by name (a JSON null when it has none, {@link #UNREADABLE_SPEC} when it cannot be read). */
     public Map<String, JsonNode> nodeMetricSpecs() {
         Map<String, JsonNode> specs = new java.util.HashMap<>();
-        for (GenericKubernetesResource raw : nodeMetrics.getStore().list()) {
-            Object spec = raw.getAdditionalProperties().get("spec");
-            specs.put(raw.getMetadata().getName(), spec == null ? JSON.nullNode() : JSON.valueToTree(spec));
+        for (NodeMetric m : nodeMetrics.values()) {
+            specs.put(m.getMetadata().getName(), m.getSpec() == null ? JSON.nullNode() : JSON.valueToTree(m.getSpec()));
         }
+        nodeMetrics.unreadable().keySet().forEach(name -> specs.put(name, UNREADABLE_SPEC));
         return specs;
     }
 
@@ -380,13 +341,18 @@ public final class ClusterView implements ClusterInputs, Closeable {
         return nodeSlos != null;
     }
 
-    /** Every NodeSLO by name; empty when NodeSLO is not served. */
+    /** Every readable NodeSLO by name; empty when NodeSLO is not served. */
     public Map<String, NodeSLO> nodeSlos() {
         Map<String, NodeSLO> out = new java.util.HashMap<>();
         if (nodeSlos != null) {
-            nodeSlos.getStore().list().forEach(n -> out.put(n.getMetadata().getName(), n));
+            nodeSlos.values().forEach(n -> out.put(n.getMetadata().getName(), n));
         }
         return out;
+    }
+
+    /** The NodeSLOs that exist but cannot be read, and why (their controller rewrites them). */
+    public Map<String, String> unreadableNodeSlos() {
+        return nodeSlos == null ? Map.of() : nodeSlos.unreadable();
     }
 
     /** The {@code slo-controller-config} ConfigMap, null when there is none. */
@@ -397,15 +363,13 @@ public final class ClusterView implements ClusterInputs, Closeable {
     /** Why the last ConfigMap update was refused, or null. */
     @Override
     public String configError() {
-        return parsedConfig.error();
+        return configState.error();
     }
 
     @Override
     public void close() {
-        for (SharedIndexInformer<?> informer : informers()) {
-            if (informer != null) {
-                informer.close();
-            }
+        if (nodes != null) {
+            watches().forEach(w -> w.close().run());
         }
     }
 }

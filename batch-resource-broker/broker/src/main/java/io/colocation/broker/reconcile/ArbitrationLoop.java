@@ -1,5 +1,7 @@
 package io.colocation.broker.reconcile;
 
+import io.colocation.api.concurrent.Daemons;
+
 import java.io.Closeable;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -43,8 +45,7 @@ public final class ArbitrationLoop implements Closeable {
 
     public void start() {
         running = true;
-        thread = new Thread(this::run, name);
-        thread.setDaemon(true);
+        thread = Daemons.named(name).newThread(this::run);
         thread.start();
     }
 

@@ -1,5 +1,6 @@
 package io.colocation.broker.reconcile;
 
+import io.colocation.broker.decision.NodeWork;
 import io.colocation.broker.kube.BatchPublication;
 import io.colocation.broker.kube.KubernetesSide;
 import io.colocation.broker.kube.PublicationThreshold;

@@ -2,6 +2,7 @@ package io.colocation.broker.reconcile;
 
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.arbitration.Decision;
+import io.colocation.broker.decision.NodeWork;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.ledger.NodeLedger.Publication;
 import io.colocation.model.Resources;
@@ -29,11 +30,11 @@ final class LedgerBuilder {
             YarnGrant grant, Publication kubernetes, Publication yarn, Instant now) {
         Decision d = w.decision();
         NodeLedger.YarnNode yarnNode = w.nm() == null ? null : new NodeLedger.YarnNode(w.nm().clusterId(), w.nm().nodeId(),
-                w.nm().source(), w.yarnReachable(), grant == null ? null : grant.epoch(), grant == null ? null : grant.version(),
-                w.side() != null && w.yarnApplied() != null && w.yarnApplied().equals(yarnGrant));
+                w.nm().source(), w.yarn() == null || w.yarn().reachable(), grant == null ? null : grant.epoch(),
+                grant == null ? null : grant.version(), w.yarn() != null && w.yarn().applied() != null && w.yarn().applied().equals(yarnGrant));
         return new NodeLedger(w.node(), policy, w.capacity(), w.nodeUsage(), w.origin(), w.kubernetesUsed(), w.yarnUsed(),
                 w.origin().minus(w.kubernetesUsed()).minus(w.yarnUsed()), d.kubernetesTarget(), d.yarnTarget(), kubernetesGrant,
-                yarnGrant, w.yarnApplied(), d.excess(), d.overcommit(), mid, w.reclaim().degraded(), w.degradedReason(), w.drained(),
+                yarnGrant, w.yarn() == null ? null : w.yarn().applied(), d.excess(), d.overcommit(), mid, w.reclaim().degraded(), w.degradedReason(), w.drained(),
                 yarnNode, kubernetes, yarn, now, List.copyOf(w.explain()));
     }
 }

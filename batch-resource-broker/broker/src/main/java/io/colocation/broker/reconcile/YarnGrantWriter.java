@@ -1,6 +1,8 @@
 package io.colocation.broker.reconcile;
 
 import io.colocation.api.yarn.YarnGrant;
+import io.colocation.broker.decision.NodeWork;
+import io.colocation.broker.decision.YarnFacts;
 import io.colocation.broker.ledger.NodeLedger.Publication;
 import io.colocation.broker.yarn.NotLeaderException;
 import io.colocation.broker.yarn.YarnSide;
@@ -38,12 +40,12 @@ final class YarnGrantWriter {
      * The grant this leader starts its decision from: what it published, else the one persisted for the
      * NodeManager (then remembered), null when YARN was never granted anything there.
      */
-    Resources granted(String node, YarnSide side, String nodeId, boolean leading) {
+    Resources granted(String node, YarnFacts yarn, boolean leading) {
         Resources mine = leading ? published.get(node) : null;
         if (mine != null) {
             return mine;
         }
-        Resources persisted = side.grant(nodeId).map(YarnUnits::of).orElse(null);
+        Resources persisted = yarn.persisted() == null ? null : YarnUnits.of(yarn.persisted());
         if (leading && persisted != null) {
             published.putIfAbsent(node, persisted);
         }
@@ -51,9 +53,9 @@ final class YarnGrantWriter {
     }
 
     /** The grant in force as far as this replica knows: what it published, else the persisted one, else zero. */
-    Resources inForce(String node, YarnSide side, String nodeId) {
+    Resources inForce(String node, YarnFacts yarn) {
         Resources mine = published.get(node);
-        return mine != null ? mine : side.grant(nodeId).map(YarnUnits::of).orElse(Resources.ZERO);
+        return mine != null ? mine : yarn.persisted() == null ? Resources.ZERO : YarnUnits.of(yarn.persisted());
     }
 
     /** What this leader published to the node, zero when nothing (a frozen node's ledger). */
@@ -61,21 +63,26 @@ final class YarnGrantWriter {
         return published.getOrDefault(node, Resources.ZERO);
     }
 
-    /** Publishes {@code grant} (rounded down to whole vcores and MiB) when it differs; returns the node's last publication. */
-    Publication publishIfChanged(NodeWork w, Resources grant, Instant now) {
+    /** The node's last publication, and the grant as persisted by this pass's write (null: nothing written now). */
+    record Result(Publication publication, YarnGrant written) {
+    }
+
+    /** Publishes {@code grant} (rounded down to whole vcores and MiB) to {@code side} when it differs from what was published. */
+    Result publishIfChanged(NodeWork w, YarnSide side, Resources grant, Instant now) {
         YarnSide.Usage yarn = YarnUnits.toYarn(grant);
         Resources wanted = YarnUnits.of(yarn);
         Resources before = published.get(w.node());
         if (wanted.equals(before) || !fenceHolds.getAsBoolean()) {
-            return last.get(w.node());
+            return new Result(last.get(w.node()), null);
         }
         String reason = before == null || wanted.cpuMilli() < before.cpuMilli() || wanted.memoryBytes() < before.memoryBytes()
                 ? "shrink or first grant" : "grow";
         Publication pub;
+        YarnGrant g = null;
         try {
-            YarnGrant g = w.side().publish(w.nm().nodeId(), yarn.vcores(), yarn.memoryMB());
+            g = side.publish(w.yarn().nodeId(), yarn.vcores(), yarn.memoryMB());
             published.put(w.node(), wanted);
-            LOG.info("node {}: YARN {} grant {} vcores / {} MiB (epoch {}, version {}; {})", w.node(), w.nm().nodeId(), yarn.vcores(),
+            LOG.info("node {}: YARN {} grant {} vcores / {} MiB (epoch {}, version {}; {})", w.node(), w.yarn().nodeId(), yarn.vcores(),
                     yarn.memoryMB(), g.epoch(), g.version(), reason);
             pub = new Publication(now, wanted, reason, null);
         } catch (NotLeaderException | IOException | RuntimeException e) {
@@ -83,7 +90,7 @@ final class YarnGrantWriter {
             pub = new Publication(now, wanted, reason, e.getMessage());
         }
         last.put(w.node(), pub);
-        return pub;
+        return new Result(pub, g);
     }
 
     /** Forgets what was published, so the next pass starts from the persisted grants again. */

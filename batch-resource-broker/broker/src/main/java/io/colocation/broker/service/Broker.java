@@ -13,6 +13,7 @@ import io.colocation.broker.yarn.PluginYarnSide;
 import io.colocation.broker.yarn.RmAdminYarnSide;
 import io.colocation.broker.yarn.YarnClusterConfigs;
 import io.colocation.broker.yarn.YarnSide;
+import io.colocation.api.lifecycle.Lifecycle;
 import io.dropwizard.lifecycle.Managed;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -41,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * Started and stopped by Dropwizard (or directly, in tests).
  */
 public final class Broker implements Managed {
-    private EventRecorder events;
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
+    private final Lifecycle lifecycle = new Lifecycle("broker");
+    private EventRecorder events;
     private final BrokerConfiguration config;
     private final KubernetesClient kubernetes;
     private final Clock clock;
@@ -76,6 +78,11 @@ public final class Broker implements Managed {
 
     @Override
     public void start() throws Exception {
+        lifecycle.start(this::startParts);
+    }
+
+    /** Builds and starts every part; on failure, {@link #stop()} closes those already built. */
+    private void startParts() throws Exception {
         ArbitrationSettings arbitration = new ArbitrationSettings(
                 GrantPolicy.valueOf(config.arbitration.policy.toUpperCase(Locale.ROOT)), config.arbitration.kubernetesWeight,
                 config.arbitration.yarnWeight, config.arbitration.minimumShare);
@@ -144,6 +151,9 @@ public final class Broker implements Managed {
 
     @Override
     public void stop() {
+        if (lifecycle.close() == Lifecycle.State.CLOSED) {
+            return;
+        }
         List<AutoCloseable> closing = new ArrayList<>();
         closing.add(loop);
         closing.add(sloLoop);

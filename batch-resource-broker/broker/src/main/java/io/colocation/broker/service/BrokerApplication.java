@@ -1,5 +1,18 @@
 package io.colocation.broker.service;
 
+import io.colocation.broker.service.filters.BearerTokenFilter;
+import io.colocation.broker.service.health.BrokerHealthChecks;
+import io.colocation.broker.service.health.ProbeServlet;
+import io.colocation.broker.service.metrics.LedgerCollector;
+import io.colocation.broker.service.resources.ClusterResource;
+import io.colocation.broker.service.resources.ConsoleResource;
+import io.colocation.broker.service.resources.HealthResource;
+import io.colocation.broker.service.resources.NodesResource;
+import io.colocation.broker.service.tasks.DrainBatchTask;
+import io.colocation.broker.service.tasks.NodeDrain;
+import io.colocation.broker.service.tasks.ResyncTask;
+
+import io.colocation.broker.reconcile.PassStats;
 import com.codahale.metrics.Gauge;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -111,16 +124,15 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         environment.admin().addServlet("drain-batch", new DrainBatchTask(drain)).addMapping("/tasks/drain-batch");
         environment.admin().addTask(new ResyncTask(broker::resync));
         if (token != null) {
-            BearerTokenFilter filter = new BearerTokenFilter(token);
-            environment.servlets().addFilter("bearer-token", filter)
+            environment.servlets().addFilter("bearer-token", BearerTokenFilter.forApi(token))
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/api/*");
-            environment.admin().addFilter("bearer-token", filter)
-                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
+            environment.admin().addFilter("bearer-token", BearerTokenFilter.forAdmin(token))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         }
         BrokerHealthChecks.register(environment.healthChecks(), BrokerHealthChecks.Parts.of(broker),
                 config.yarn.clusters.stream().map(c -> c.id).toList());
 
-        BrokerReconciler.Stats stats = broker.reconciler().stats();
+        PassStats stats = broker.reconciler().stats();
         environment.admin().addServlet("livez", ProbeServlet.liveness(stats, broker.stallLimit())).addMapping("/livez");
         environment.admin().addServlet("readyz", ProbeServlet.readiness(environment.healthChecks())).addMapping("/readyz");
         environment.metrics().register("colocation.passes", (Gauge<Long>) () -> stats.passes.get());

@@ -74,6 +74,8 @@ public final class SloControllers {
             Map<String, NodeSLO> existing = view.nodeSlos();
             Map<String, JsonNode> sloSpecs = new HashMap<>();
             existing.forEach((name, slo) -> sloSpecs.put(name, SloObjectWriter.specOf(slo.getSpec())));
+            // One that cannot be read is replaced by the rendered spec (as if it had none), never left broken.
+            view.unreadableNodeSlos().keySet().forEach(name -> sloSpecs.put(name, ClusterView.UNREADABLE_SPEC));
             ObjectPlan sloPlan = ObjectPlan.of(nodes, sloSpecs, node -> {
                 NodeSLO current = existing.get(node.getMetadata().getName());
                 return NodeSloSpecs.render(keys, node.getMetadata().getLabels(), node.getMetadata().getAnnotations(),

@@ -1,5 +1,7 @@
 package io.colocation.broker.state;
 
+import io.colocation.api.concurrent.Daemons;
+
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -21,11 +23,7 @@ public final class ZooKeeperLastGoodConfig implements LastGoodConfig, Closeable 
 
     private final CuratorFramework client;
     private final String path;
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "last-good-config");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(Daemons.named("last-good-config"));
     private volatile String saved;
 
     public ZooKeeperLastGoodConfig(CuratorFramework client, String root) {

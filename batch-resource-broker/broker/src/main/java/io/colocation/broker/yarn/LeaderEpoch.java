@@ -1,5 +1,7 @@
 package io.colocation.broker.yarn;
 
+import io.colocation.api.concurrent.Daemons;
+
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnGrant;
@@ -62,11 +64,7 @@ public final class LeaderEpoch implements Leadership, Closeable {
         this.root = root;
         this.epochPath = YarnContract.epochPath(root);
         this.latch = new LeaderLatch(client, root + "/leader", replicaId);
-        this.worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "leader-epoch");
-            t.setDaemon(true);
-            return t;
-        });
+        this.worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Daemons.named("leader-epoch"));
         latch.addListener(new LeaderLatchListener() {
             @Override
             public void isLeader() {

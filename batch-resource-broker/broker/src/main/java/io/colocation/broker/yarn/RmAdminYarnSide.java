@@ -1,5 +1,7 @@
 package io.colocation.broker.yarn;
 
+import io.colocation.api.concurrent.Daemons;
+
 import io.colocation.api.yarn.YarnGrant;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
@@ -72,11 +74,7 @@ public final class RmAdminYarnSide implements YarnSide {
         this.pollInterval = pollInterval;
         this.staleAfter = staleAfter;
         this.clock = clock;
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "rm-poll-" + clusterId);
-            t.setDaemon(true);
-            return t;
-        });
+        this.poller = Executors.newSingleThreadScheduledExecutor(Daemons.named("rm-poll-" + clusterId));
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.colocation.broker.kube;
+package io.colocation.broker.calculation;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;

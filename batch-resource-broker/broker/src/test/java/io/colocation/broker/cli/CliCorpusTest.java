@@ -71,6 +71,60 @@ class CliCorpusTest {
         return cases.stream();
     }
 
+    /** The worked example with one field set to null, each in turn: a result, or an error naming the file. */
+    @TestFactory
+    Stream<DynamicTest> aNullFieldAnywhereIsAResultOrANamedError(@TempDir Path dir) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        List<com.fasterxml.jackson.databind.JsonNode> docs = new ArrayList<>();
+        try (var it = yaml.readerFor(com.fasterxml.jackson.databind.JsonNode.class)
+                .readValues(Path.of("../../conf/examples/calc-worked-example.yaml").toFile())) {
+            while (it.hasNext()) {
+                docs.add((com.fasterxml.jackson.databind.JsonNode) it.next());
+            }
+        }
+        List<DynamicTest> cases = new ArrayList<>();
+        int n = 0;
+        for (io.colocation.testsupport.cli.NullFieldVariants.Variant v : io.colocation.testsupport.cli.NullFieldVariants.of(docs)) {
+            Path file = dir.resolve("variant-" + n++ + ".json");
+            cases.add(DynamicTest.dynamicTest(v.field() + " = null", () -> {
+                Files.writeString(file, new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(v.documents()));
+                Run r = calc("-f", file.toString(), "--now", "2026-11-21T08:05:00Z");
+                assertTrue(r.exit() == 0 || r.exit() == 1, v.field() + " = null: " + r.err());
+                if (r.exit() == 1) {
+                    assertTrue(r.err().contains(file.getFileName().toString()), v.field() + " = null: " + r.err());
+                    assertNamedError(r, file.getFileName().toString(), "");
+                }
+            }));
+        }
+        return cases.stream();
+    }
+
+    @Test
+    void flowStyleYamlAndPipesAreRead(@TempDir Path dir) throws Exception {
+        Path flow = dir.resolve("flow.yaml");
+        Files.writeString(flow, "{apiVersion: v1, kind: Node, metadata: {name: n1}, status: {capacity: {cpu: \"8\", memory: 32Gi},"
+                + " allocatable: {cpu: \"8\", memory: 32Gi}}}\n");
+        Run r = calc("-f", flow.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("n1"), r.out());
+
+        Path fifo = dir.resolve("fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Thread writer = new Thread(() -> {
+            try {
+                Files.writeString(fifo, Files.readString(flow));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        Run piped = calc("-f", fifo.toString());
+        writer.join(10_000);
+        assertEquals(0, piped.exit(), "a pipe (-f <(kubectl ...)) is read as a stream: " + piped.err());
+        assertTrue(piped.out().contains("n1"), piped.out());
+    }
+
     @Test
     void anEndlessInputIsRefusedNotAnOutOfMemoryError() {
         assertNamedError(calc("-f", "/dev/zero"), "/dev/zero", "malformed YAML");

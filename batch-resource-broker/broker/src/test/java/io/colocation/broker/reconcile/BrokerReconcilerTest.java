@@ -1,5 +1,6 @@
 package io.colocation.broker.reconcile;
 
+import io.colocation.broker.decision.NodeDecision;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -117,7 +118,7 @@ class BrokerReconcilerTest {
         yarn.use("h1:8041", 2, 2048);
         yarn.use("h2:8041", 2, 2048);
         passes(2);
-        cluster.annotate("n2", BrokerReconciler.ANNOTATION_DRAIN_BATCH, "true");
+        cluster.annotate("n2", NodeDecision.ANNOTATION_DRAIN_BATCH, "true");
         // online load rose on both nodes: origin 16 x 60 % - 9 = 0.6 cores, below YARN's 2
         cluster.metric("n1", 9000, 16, Instant.now());
         cluster.metric("n2", 9000, 16, Instant.now());

@@ -1,5 +1,6 @@
 package io.colocation.broker.service;
 
+import io.colocation.broker.decision.NodeDecision;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -137,7 +138,8 @@ class BrokerApplicationTest {
         int notBroker = StatusCommand.run(new String[] {"--broker", admin}, Map.of(), new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(adminErr, true));
         assertEquals(1, notBroker);
-        assertTrue(adminErr.toString(StandardCharsets.UTF_8).contains("answered HTTP 404"), adminErr.toString(StandardCharsets.UTF_8));
+        // the admin port guards all but its probes and metrics: pointed there, status says what answered
+        assertTrue(adminErr.toString(StandardCharsets.UTF_8).contains("answered HTTP 401"), adminErr.toString(StandardCharsets.UTF_8));
 
         assertEquals(2, StatusCommand.run(new String[] {"--top", "many"}, Map.of(), new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(new ByteArrayOutputStream())));
@@ -187,7 +189,7 @@ class BrokerApplicationTest {
 
         assertEquals(200, send("POST", api + "/api/v1/nodes/" + NODE + "/drain", TOKEN).statusCode());
         assertEquals("true", client.nodes().withName(NODE).get().getMetadata().getAnnotations()
-                .get(BrokerReconciler.ANNOTATION_DRAIN_BATCH));
+                .get(NodeDecision.ANNOTATION_DRAIN_BATCH));
         Await.until(Duration.ofSeconds(20), () -> {
             long[] batch = KubeFixtures.batchAllocatable(client, NODE);
             return batch != null && batch[0] == 0 && app.broker().ledger().get(NODE).map(l -> l.drained()).orElse(false);
@@ -215,6 +217,46 @@ class BrokerApplicationTest {
         assertEquals(400, send("POST", admin + "/tasks/drain-batch", TOKEN).statusCode());
         assertEquals(400, send("POST", admin + "/tasks/drain-batch?node=UPPER", TOKEN).statusCode());
         assertEquals(401, send("POST", admin + "/tasks/drain-batch?node=" + NODE, null).statusCode());
+        HttpResponse<String> maybe = send("POST", admin + "/tasks/drain-batch?node=" + NODE + "&undo=maybe", TOKEN);
+        assertEquals(400, maybe.statusCode(), "an undo that is neither true nor false drains nothing: " + maybe.body());
+        assertTrue(maybe.body().contains("undo must be true or false"), maybe.body());
+    }
+
+    @Test
+    void undoMeansUndoHoweverItIsSpelled(KubernetesClient client) throws Exception {
+        for (String undo : List.of("1", "yes", "TRUE", "true")) {
+            assertEquals(200, send("POST", admin + "/tasks/drain-batch?node=" + NODE, TOKEN).statusCode());
+            HttpResponse<String> r = send("POST", admin + "/tasks/drain-batch?node=" + NODE + "&undo=" + undo, TOKEN);
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals(NODE, JSON.readTree(r.body()).path("undrained").path(0).asText(), undo + ": " + r.body());
+            assertEquals("false", client.nodes().withName(NODE).get().getMetadata().getAnnotations()
+                    .getOrDefault(NodeDecision.ANNOTATION_DRAIN_BATCH, "false"), "undone with undo=" + undo);
+        }
+    }
+
+    /** Probes and metrics are open on the admin port; thread dumps, the profiler and the tasks need the token. */
+    @Test
+    void theAdminPortOpensOnlyItsProbesAndMetricsWithoutTheToken() throws Exception {
+        for (String open : List.of("/livez", "/readyz", "/healthcheck", "/ping", "/prometheus", "/metrics")) {
+            assertEquals(200, send("GET", admin + open, null).statusCode(), open);
+        }
+        for (String guarded : List.of("/threads", "/pprof", "/tasks/resync", "/tasks/drain-batch?node=" + NODE, "/")) {
+            HttpResponse<String> r = send("GET", admin + guarded, null);
+            assertEquals(401, r.statusCode(), guarded + ": " + r.body());
+        }
+        assertEquals(200, send("GET", admin + "/threads", TOKEN).statusCode(), "with the token");
+    }
+
+    @Test
+    void theConsoleIsServedWithAPolicyThatForbidsForeignScriptAndFraming() throws Exception {
+        for (String path : List.of("/", "/console/console.js", "/console/console.css")) {
+            HttpResponse<String> r = send("GET", api + path, null);
+            String csp = r.headers().firstValue("Content-Security-Policy").orElse("");
+            assertTrue(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-inline"),
+                    path + ": " + csp);
+            assertEquals("DENY", r.headers().firstValue("X-Frame-Options").orElse(""), path);
+            assertEquals("nosniff", r.headers().firstValue("X-Content-Type-Options").orElse(""), path);
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.colocation.broker.service;
 
+import io.colocation.broker.service.health.BrokerHealthChecks;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -230,6 +232,11 @@ class FaultIsolationTest {
         Thread.sleep(1000); // several passes
         assertEquals(published[0], KubeFixtures.batchAllocatable(client, good)[0], "the kept configuration still enables Batch");
         assertTrue(broker.view().configError().contains("using the last good configuration the broker kept"), broker.view().configError());
+        // The slo-config check says so, as a warning (healthy: the broker still serves), never "every key is in force".
+        HealthCheck.Result slo = health(broker).get("slo-config");
+        assertTrue(slo.isHealthy() && Boolean.TRUE.equals(slo.getDetails().get("warning")), slo.toString());
+        assertTrue(slo.getMessage().startsWith("warning: ") && slo.getMessage().contains("using the last good configuration"),
+                slo.getMessage());
     }
 
     @Test

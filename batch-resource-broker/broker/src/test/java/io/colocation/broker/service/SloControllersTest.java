@@ -1,5 +1,7 @@
 package io.colocation.broker.service;
 
+import io.colocation.broker.service.health.BrokerHealthChecks;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

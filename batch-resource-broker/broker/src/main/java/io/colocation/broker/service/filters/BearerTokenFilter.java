@@ -1,4 +1,4 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.filters;
 
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -12,21 +12,46 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /**
- * Guards mutating requests (anything but GET, HEAD and OPTIONS) with {@code Authorization: Bearer <token>}.
- * Reads stay open so dashboards and probes need no secret.
+ * Guards requests with {@code Authorization: Bearer <token>}; what passes without it is the filter's {@code open} rule:
+ * on the API, reads (GET, HEAD, OPTIONS), so dashboards need no secret; on the admin port, only the reads of probes and
+ * metrics ({@link #ADMIN_OPEN}), so thread dumps, the CPU profiler and the tasks need the token.
  */
 public final class BearerTokenFilter implements Filter {
-    private final byte[] token;
+    /** Admin paths that answer a GET without the token: what kubelets and Prometheus read. */
+    static final java.util.Set<String> ADMIN_OPEN = java.util.Set.of("/livez", "/readyz", "/healthcheck", "/ping", "/prometheus",
+            "/metrics");
 
-    public BearerTokenFilter(String token) {
+    private final byte[] token;
+    private final java.util.function.Predicate<HttpServletRequest> open;
+
+    private BearerTokenFilter(String token, java.util.function.Predicate<HttpServletRequest> open) {
         this.token = token.getBytes(StandardCharsets.UTF_8);
+        this.open = open;
+    }
+
+    /** The API's: every read is open. */
+    public static BearerTokenFilter forApi(String token) {
+        return new BearerTokenFilter(token, r -> isRead(r.getMethod()));
+    }
+
+    /** The admin port's: only the reads of {@link #ADMIN_OPEN} are open. */
+    public static BearerTokenFilter forAdmin(String token) {
+        return new BearerTokenFilter(token, r -> isRead(r.getMethod()) && ADMIN_OPEN.contains(pathOf(r)));
+    }
+
+    private static boolean isRead(String method) {
+        return method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS");
+    }
+
+    private static String pathOf(HttpServletRequest r) {
+        String path = r.getRequestURI().substring(r.getContextPath() == null ? 0 : r.getContextPath().length());
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
-        String method = http.getMethod();
-        if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")) {
+        if (open.test(http)) {
             chain.doFilter(request, response);
             return;
         }

@@ -1,4 +1,6 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.health;
+
+import io.colocation.broker.service.Broker;
 
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
@@ -17,22 +19,22 @@ import org.apache.curator.framework.CuratorFramework;
  * Health checks: the API server (informers watching), ZooKeeper, each YARN cluster, the leadership, and two
  * warnings (slo-controller-config keys, node inputs); each check gets only the part it reads.
  */
-final class BrokerHealthChecks {
+public final class BrokerHealthChecks {
     private BrokerHealthChecks() {
     }
 
     /** The parts the checks read, nothing else of the broker. */
-    record Parts(ClusterView view, CuratorFramework zooKeeper, Map<String, YarnSide> yarnSides, LeaderEpoch leadership,
+    public record Parts(ClusterView view, CuratorFramework zooKeeper, Map<String, YarnSide> yarnSides, LeaderEpoch leadership,
             String replicaId, BrokerReconciler reconciler, SloControllers sloControllers) {
 
         /** The parts of a started broker. */
-        static Parts of(Broker broker) {
+        public static Parts of(Broker broker) {
             return new Parts(broker.view(), broker.zooKeeper(), broker.yarnSides(), broker.leadership(), broker.replicaId(),
                     broker.reconciler(), broker.sloControllers());
         }
     }
 
-    static void register(HealthCheckRegistry registry, Parts parts, List<String> yarnClusters) {
+    public static void register(HealthCheckRegistry registry, Parts parts, List<String> yarnClusters) {
         registry.register("kubernetes", kubernetes(parts.view()));
         registry.register("zookeeper", zooKeeper(parts.zooKeeper()));
         for (String cluster : yarnClusters) {
@@ -40,7 +42,7 @@ final class BrokerHealthChecks {
         }
         registry.register("leadership", leadership(parts.leadership(), parts.replicaId(), parts.reconciler()::publishingProblem));
         // Warnings, not failures: a bad ConfigMap key or one node's bad input must not take the broker out of service.
-        registry.register("slo-config", sloConfig(parts.sloControllers()));
+        registry.register("slo-config", sloConfig(parts.sloControllers(), parts.view()::configError));
         registry.register("node-inputs", nodeInputs(parts.reconciler()));
     }
 
@@ -107,11 +109,16 @@ final class BrokerHealthChecks {
         };
     }
 
-    private static HealthCheck sloConfig(SloControllers slo) {
+    /** {@code colocationError}: why the colocation-config key was refused (the last good one is in use), or null. */
+    private static HealthCheck sloConfig(SloControllers slo, Supplier<String> colocationError) {
         return new HealthCheck() {
             @Override
             protected Result check() {
-                Map<String, String> errors = slo.configErrors();
+                Map<String, String> errors = new java.util.TreeMap<>(slo.configErrors());
+                String colocation = colocationError.get();
+                if (colocation != null) {
+                    errors.put(io.colocation.api.KoordinatorKeys.COLOCATION_CONFIG_KEY, colocation);
+                }
                 Map<String, String> writes = slo.writeErrors();
                 if (errors.isEmpty() && writes.isEmpty()) {
                     return Result.healthy("every slo-controller-config key is in force; NodeMetrics and NodeSLOs are written");

@@ -1,5 +1,6 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.health;
 
+import io.colocation.broker.reconcile.PassStats;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.broker.reconcile.BrokerReconciler;
@@ -18,27 +19,27 @@ import java.util.Map;
  * server outage never fails it. {@code /readyz}: every health check passes (a standby is ready: it serves
  * the ledger); 503 with the failing checks otherwise.
  */
-final class ProbeServlet extends HttpServlet {
+public final class ProbeServlet extends HttpServlet {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final boolean liveness;
     private final transient HealthCheckRegistry checks;
-    private final transient BrokerReconciler.Stats stats;
+    private final transient PassStats stats;
     private final Duration stallLimit;
     private final Instant startedAt = Instant.now();
 
-    private ProbeServlet(boolean liveness, HealthCheckRegistry checks, BrokerReconciler.Stats stats, Duration stallLimit) {
+    private ProbeServlet(boolean liveness, HealthCheckRegistry checks, PassStats stats, Duration stallLimit) {
         this.liveness = liveness;
         this.checks = checks;
         this.stats = stats;
         this.stallLimit = stallLimit;
     }
 
-    static ProbeServlet liveness(BrokerReconciler.Stats stats, Duration stallLimit) {
+    public static ProbeServlet liveness(PassStats stats, Duration stallLimit) {
         return new ProbeServlet(true, null, stats, stallLimit);
     }
 
-    static ProbeServlet readiness(HealthCheckRegistry checks) {
+    public static ProbeServlet readiness(HealthCheckRegistry checks) {
         return new ProbeServlet(false, checks, null, null);
     }
 

@@ -1,5 +1,8 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.metrics;
 
+import io.colocation.broker.service.Broker;
+
+import io.colocation.broker.reconcile.PassStats;
 import io.colocation.model.Resources;
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
@@ -15,12 +18,12 @@ import java.util.List;
  * The ledger in Prometheus form: per node and side, origin, grants, use, excess and overcommit (cpu in
  * milli-cores, memory in bytes), plus the broker's counters. Read at scrape time, so it never lags the ledger.
  */
-final class LedgerCollector extends Collector {
+public final class LedgerCollector extends Collector {
     private final Ledger ledger;
-    private final BrokerReconciler.Stats stats;
+    private final PassStats stats;
     private final Leadership leadership;
 
-    LedgerCollector(Ledger ledger, BrokerReconciler.Stats stats, Leadership leadership) {
+    public LedgerCollector(Ledger ledger, PassStats stats, Leadership leadership) {
         this.ledger = ledger;
         this.stats = stats;
         this.leadership = leadership;
@@ -44,7 +47,7 @@ final class LedgerCollector extends Collector {
             add(excess, n.excess(), n.node());
             add(overcommit, n.overcommit(), n.node());
         }
-        BrokerReconciler.Stats s = stats;
+        PassStats s = stats;
         List<MetricFamilySamples> out = new ArrayList<>(List.of(origin, grant, used, excess, overcommit));
         out.add(new CounterMetricFamily("colocation_overcommit", "Node-passes whose grants together exceeded origin", s.overcommits.get()));
         out.add(new CounterMetricFamily("colocation_excess", "Node-passes whose use exceeded origin", s.excesses.get()));

@@ -1,4 +1,4 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.resources;
 
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.yarn.LeaderEpoch;

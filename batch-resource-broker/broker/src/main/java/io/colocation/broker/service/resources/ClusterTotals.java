@@ -1,4 +1,4 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.resources;
 
 import io.colocation.model.Resources;
 import io.colocation.broker.ledger.NodeLedger;

@@ -1,4 +1,4 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.resources;
 
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
@@ -25,6 +25,9 @@ public final class HealthResource {
         for (Map.Entry<String, HealthCheck.Result> e : checks.runHealthChecks().entrySet()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("healthy", e.getValue().isHealthy());
+            // healthy but not fine: a refused key, a node with bad inputs; the console shows it as a warning
+            r.put("warning", e.getValue().isHealthy() && e.getValue().getDetails() != null
+                    && Boolean.TRUE.equals(e.getValue().getDetails().get("warning")));
             r.put("message", e.getValue().getMessage());
             out.put(e.getKey(), r);
         }

@@ -1,4 +1,6 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.resources;
+
+import io.colocation.broker.service.tasks.NodeDrain;
 
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
@@ -25,7 +27,7 @@ public final class NodesResource {
     private final NodeDrain drain;
     private final Runnable resync;
 
-    NodesResource(Ledger ledger, Leadership leadership, NodeDrain drain, Runnable resync) {
+    public NodesResource(Ledger ledger, Leadership leadership, NodeDrain drain, Runnable resync) {
         this.ledger = ledger;
         this.leadership = leadership;
         this.drain = drain;

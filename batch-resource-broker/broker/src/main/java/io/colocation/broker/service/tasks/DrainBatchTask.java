@@ -1,4 +1,4 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.tasks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServlet;
@@ -15,11 +15,11 @@ import java.util.Map;
  * node's Batch. A servlet rather than a Dropwizard task so that failures carry their status: 400 for a bad
  * request, 404 for an unknown node, 5xx when the API server fails; {@code curl -f} sees them. JSON body.
  */
-final class DrainBatchTask extends HttpServlet {
+public final class DrainBatchTask extends HttpServlet {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final transient NodeDrain drain;
 
-    DrainBatchTask(NodeDrain drain) {
+    public DrainBatchTask(NodeDrain drain) {
         this.drain = drain;
     }
 
@@ -31,7 +31,13 @@ final class DrainBatchTask extends HttpServlet {
                     "give the node: POST /tasks/drain-batch?node=NAME (add &undo=true to undrain)"));
             return;
         }
-        boolean undo = "true".equals(request.getParameter("undo"));
+        String undoParam = request.getParameter("undo");
+        Boolean undo = flag(undoParam);
+        if (undo == null) {
+            reply(response, 400, Map.of("code", 400, "message", "undo must be true or false (also 1/0, yes/no), not '" + undoParam
+                    + "'; nothing drained"));
+            return;
+        }
         List<String> done = new ArrayList<>();
         for (String node : nodes) {
             try {
@@ -47,6 +53,24 @@ final class DrainBatchTask extends HttpServlet {
             }
         }
         reply(response, 200, Map.of(undo ? "undrained" : "drained", done));
+    }
+
+    /** A boolean query parameter as people write it: absent is false; true/1/yes and false/0/no in any case; else null. */
+    static Boolean flag(String value) {
+        if (value == null) {
+            return false;
+        }
+        switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1", "yes", "" -> {
+                return true;
+            }
+            case "false", "0", "no" -> {
+                return false;
+            }
+            default -> {
+                return null;
+            }
+        }
     }
 
     private static void reply(HttpServletResponse response, int status, Map<String, Object> body) throws IOException {

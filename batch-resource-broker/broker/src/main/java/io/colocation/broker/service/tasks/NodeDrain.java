@@ -1,5 +1,6 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.tasks;
 
+import io.colocation.broker.decision.NodeDecision;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.kube.client.NodeAnnotationPatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -11,12 +12,12 @@ import java.util.regex.Pattern;
  * survives a broker failover and shows in {@code kubectl}; undoing removes the annotation. While drained,
  * origin counts as 0: no side gets new room, running work is not killed by the broker.
  */
-final class NodeDrain {
+public final class NodeDrain {
     /** A Node name is a DNS-1123 subdomain. */
     private static final Pattern NODE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     /** Why a drain did not happen, with the HTTP status that says whose fault it is. */
-    static final class Failure extends Exception {
+    public static final class Failure extends Exception {
         private final int status;
 
         Failure(int status, String message) {
@@ -24,7 +25,7 @@ final class NodeDrain {
             this.status = status;
         }
 
-        int status() {
+        public int status() {
             return status;
         }
     }
@@ -33,17 +34,17 @@ final class NodeDrain {
     private final Runnable wake;
 
     /** @param wake runs after a drain changed, so the next pass comes soon */
-    NodeDrain(KubernetesClient client, Runnable wake) {
+    public NodeDrain(KubernetesClient client, Runnable wake) {
         this.client = client;
         this.wake = wake;
     }
 
-    void set(String node, boolean drained) throws Failure {
+    public void set(String node, boolean drained) throws Failure {
         if (node == null || node.length() > 253 || !NODE_NAME.matcher(node).matches()) {
             throw new Failure(400, "\"" + abbreviate(node) + "\" is not a Node name (lower-case letters, digits, '-' and '.')");
         }
         try {
-            NodeAnnotationPatch.set(client, node, BrokerReconciler.ANNOTATION_DRAIN_BATCH, drained ? "true" : null);
+            NodeAnnotationPatch.set(client, node, NodeDecision.ANNOTATION_DRAIN_BATCH, drained ? "true" : null);
             wake.run();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {

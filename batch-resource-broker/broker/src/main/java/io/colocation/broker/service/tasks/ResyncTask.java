@@ -1,4 +1,4 @@
-package io.colocation.broker.service;
+package io.colocation.broker.service.tasks;
 
 import io.dropwizard.servlets.tasks.Task;
 import java.io.PrintWriter;
@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code POST /tasks/resync}: forget what was published, compare every grant with the sides again. */
-final class ResyncTask extends Task {
+public final class ResyncTask extends Task {
     private final Runnable resync;
 
-    ResyncTask(Runnable resync) {
+    public ResyncTask(Runnable resync) {
         super("resync");
         this.resync = resync;
     }
