@@ -1,5 +1,9 @@
 package io.colocation.koordlet;
 
+import io.colocation.api.lifecycle.Lifecycle;
+
+import io.colocation.api.concurrent.Daemons;
+
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.koordlet.cache.MetricCache;
 import io.colocation.koordlet.cgroup.CgroupLayout;
@@ -21,6 +25,7 @@ import io.colocation.koordlet.report.NodeMetricReporter;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;
 import io.colocation.koordlet.report.ReportInputs;
 import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.model.GoDuration;
 import io.colocation.model.Resources;
 import io.colocation.model.slo.NodeMetric;
@@ -55,8 +60,6 @@ import org.slf4j.LoggerFactory;
 public final class Koordlet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Koordlet.class);
 
-    public enum State { LATENT, STARTED, CLOSED }
-
     /** The last report: when, how it went, the interval in force. */
     public record LastReport(Instant time, NodeMetricReporter.Outcome outcome, Duration interval, NodeMetric.Status status) {
     }
@@ -77,7 +80,7 @@ public final class Koordlet implements AutoCloseable {
     private final Duration trainingInterval;
     private final Duration coldStart;
 
-    private volatile State state = State.LATENT;
+    private final Lifecycle lifecycle = new Lifecycle("koordlet");
     private volatile Optional<List<CollectTargets.YarnTarget>> yarnContainers = Optional.empty();
     /** When the copilot last answered a list (agent clock, ms); 0: never. */
     private volatile long yarnListMillis;
@@ -86,6 +89,11 @@ public final class Koordlet implements AutoCloseable {
     private volatile LastReport lastReport;
     private volatile Optional<ProdReclaimablePredictor.Result> prediction = Optional.empty();
     private volatile long lastCollectMillis;
+    /** When the work loop last came round (agent clock, ms). */
+    private volatile long workBeatMillis;
+    /** A work loop silent this long is stuck (it comes round every second). */
+    public static final Duration WORK_STALL = Duration.ofSeconds(60);
+    private ApiServerProbe apiProbe;
     private volatile Map<String, Map<String, Usage>> containerUsage = Map.of();
     private long collectRounds;
     /** Containers are measured in every this-many-th sample; 0: never. */
@@ -132,33 +140,28 @@ public final class Koordlet implements AutoCloseable {
     }
 
     public synchronized void start() throws NodeWatches.StartupException {
-        if (state != State.LATENT) {
-            throw new IllegalStateException("koordlet already " + state);
-        }
+        lifecycle.start(this::startThreads);
+    }
+
+    private void startThreads() throws NodeWatches.StartupException {
         LOG.info("koordlet for node {}: {}; YARN from {}", config.nodeName, source.describe(),
                 copilot == null ? "nowhere (yarn.copilotUrl is empty)" : copilot.describe());
         watches.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
+        apiProbe = new ApiServerProbe(client, Duration.ofSeconds(5), clock).start();
+        workBeatMillis = clock.millis();
         Set<String> uids = new HashSet<>();
         watches.pods().forEach(p -> uids.add(p.getMetadata().getUid()));
         predictor.restore(uids);
-        collectThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-collect"));
-        workThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-work"));
+        collectThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-collect"));
+        workThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-work"));
         if (copilot != null) {
-            copilotThread = Executors.newSingleThreadScheduledExecutor(daemon("koordlet-copilot"));
+            copilotThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-copilot"));
             copilotThread.scheduleWithFixedDelay(this::refreshCopilot, 0, config.yarn.refreshSeconds, TimeUnit.SECONDS);
         }
         collectThread.scheduleAtFixedRate(this::collectOnce, 0, config.collect.intervalSeconds, TimeUnit.SECONDS);
         workThread.scheduleWithFixedDelay(this::workOnce, 1, 1, TimeUnit.SECONDS);
-        state = State.STARTED;
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
-    }
 
     /** One sample: targets from the watches, the copilot's list and the NodeSLO; then into the cache. */
     void collectOnce() {
@@ -220,11 +223,15 @@ public final class Koordlet implements AutoCloseable {
     private record PodTargetEntry(String version, CollectTargets.PodTarget target) {
     }
 
-    /** Re-reads the NodeMetric spec and NodeSLO only when their resourceVersion changed. */
+    /**
+     * Re-reads the NodeMetric spec and NodeSLO only when their resourceVersion changed. A NodeMetric that cannot be read
+     * (named in {@link #problems()}) leaves the collect policy in force as it is.
+     */
     private synchronized void readSpecs() {
         Optional<NodeMetric> metric = watches.nodeMetric();
-        String mv = metric.map(m -> m.getMetadata().getResourceVersion()).orElse("");
-        if (!mv.equals(metricVersion)) {
+        var entry = watches.nodeMetricEntry();
+        String mv = entry.map(e -> e.resourceVersion()).orElse("");
+        if (!mv.equals(metricVersion) && entry.map(e -> e.readable()).orElse(true)) {
             metricVersion = mv;
             CollectPolicy read = CollectPolicy.of(metric.map(NodeMetric::getSpec).orElse(null));
             // Most changes are our own status writes: only a changed spec is news.
@@ -259,6 +266,7 @@ public final class Koordlet implements AutoCloseable {
 
     /** Training, GC and checkpoints, and the report, each when due. */
     void workOnce() {
+        workBeatMillis = clock.millis();
         try {
             Instant now = clock.instant();
             if (Duration.between(lastTraining, now).compareTo(trainingInterval) >= 0 && lastCollectMillis > 0) {
@@ -330,18 +338,18 @@ public final class Koordlet implements AutoCloseable {
         ReportInputs in = new ReportInputs(now, p.aggregateWindow(), p.aggregateDurations(), NodeInputs.reportPods(watches.pods()),
                 apps, config.yarn.hostApplicationName, prediction);
         NodeMetric.Status status = NodeMetricStatusBuilder.build(cache, in);
-        NodeMetricReporter.Outcome outcome = reporter.report(watches.nodeMetric(), status);
+        NodeMetricReporter.Outcome outcome = reporter.report(watches.nodeMetricEntry().map(e -> e.resourceVersion()), status);
         reportCounts.merge(outcome.name().toLowerCase(java.util.Locale.ROOT), 1L, Long::sum);
         lastReport = new LastReport(now, outcome, p.reportInterval(), status);
     }
 
     @Override
     public synchronized void close() {
-        if (state == State.CLOSED) {
+        Lifecycle.State was = lifecycle.close();
+        if (was == Lifecycle.State.CLOSED) {
             return;
         }
-        boolean started = state == State.STARTED;
-        state = State.CLOSED;
+        boolean started = was == Lifecycle.State.STARTED;
         if (collectThread != null) {
             collectThread.shutdownNow();
             workThread.shutdownNow();
@@ -360,6 +368,9 @@ public final class Koordlet implements AutoCloseable {
             LOG.info("koordlet: {} prediction model(s) checkpointed at shutdown", saved);
         }
         watches.close();
+        if (apiProbe != null) {
+            apiProbe.close();
+        }
         source.close();
     }
 
@@ -405,8 +416,8 @@ public final class Koordlet implements AutoCloseable {
         };
     }
 
-    public State state() {
-        return state;
+    public Lifecycle.State state() {
+        return lifecycle.state();
     }
 
     public String nodeName() {
@@ -461,6 +472,16 @@ public final class Koordlet implements AutoCloseable {
         return copilot == null ? Map.of() : copilot.refusals();
     }
 
+    /** Time since the work loop last came round; 0 before the start. */
+    public long workAgeMillis() {
+        return workBeatMillis == 0 ? 0 : clock.millis() - workBeatMillis;
+    }
+
+    /** Null while the API server answers; else since when it has not. */
+    public String apiServerProblem() {
+        return apiProbe == null ? null : apiProbe.problem(Duration.ofSeconds(20));
+    }
+
     public boolean watching() {
         return watches.watching();
     }
@@ -470,6 +491,7 @@ public final class Koordlet implements AutoCloseable {
         Map<String, String> all = new java.util.TreeMap<>(source.problems());
         all.putAll(inputWarnings.current());
         all.putAll(reporter.problems());
+        all.putAll(watches.unreadable());
         if (copilot != null) {
             all.putAll(copilot.problems());
         }

@@ -2,6 +2,7 @@ package io.colocation.koordlet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.InvalidInputException;
+import io.colocation.model.KubeTime;
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
 import io.colocation.koordlet.collect.CollectTargets;
@@ -16,7 +17,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,12 +73,9 @@ public final class NodeInputs {
             Instant created;
             try {
                 requests = PodRequests.of(p, where);
-                created = Instant.parse(p.getMetadata().getCreationTimestamp());
+                created = KubeTime.parse(p.getMetadata().getCreationTimestamp(), "metadata.creationTimestamp");
             } catch (InvalidInputException e) {
                 problem.accept(where, e.getMessage());
-                continue;
-            } catch (DateTimeParseException | NullPointerException e) {
-                problem.accept(where, "metadata.creationTimestamp is not a time");
                 continue;
             }
             String phase = p.getStatus() == null ? null : p.getStatus().getPhase();

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.colocation.broker.kube.NodeCalculation;
-import io.colocation.broker.kube.NodeMetricInputs;
+import io.colocation.broker.calculation.NodeCalculation;
+import io.colocation.broker.calculation.NodeMetricInputs;
 import io.colocation.koordlet.cli.KoordletCommand;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.model.config.ColocationConfigParser;
@@ -137,7 +137,7 @@ class KoordletOnApiServerTest {
         NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(ColocationConfigParser.parse("{\"enable\":true}", "test"),
                 client.nodes().withName(NODE).get(), client.pods().inNamespace(NS).list().getItems(),
-                NodeCalculation.Metric.of(NodeMetricInputs.read(new ObjectMapper().valueToTree(nm))), Instant.now());
+                NodeCalculation.Metric.of(NodeMetricInputs.read(nm)), Instant.now());
         // 8 cores − 40 % safety margin (3.2) − system 0.5 − prod usage 2 = 2.3; YARN's 1 core is not subtracted.
         assertEquals(2300L, outcome.reclaim().allocatable().get("kubernetes.io/batch-cpu"), String.join("\n", outcome.explain()));
         assertEquals(32 * GI - 32 * GI * 35 / 100 - GI - 4 * GI, outcome.reclaim().allocatable().get("kubernetes.io/batch-memory"));
@@ -163,6 +163,73 @@ class KoordletOnApiServerTest {
         nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 1L, new NodeMetric.AggregatePolicy(List.of("2s")),
                 "usageWithoutPageCache")));
         client.resources(NodeMetric.class).resource(nm).update();
+    }
+
+    /**
+     * A NodeMetric whose spec has a wrongly typed field (the CRD's schema accepts it) is named, read as the defaults,
+     * and never stops the agent: its watch goes on, it still reports (replacing a broken status too), stays ready, and
+     * a second agent starts while the object exists.
+     */
+    @Test
+    void aNodeMetricWithAWronglyTypedFieldIsNamedAndNeverStopsTheAgent(KubernetesClient client, KubeApiServer api) throws Exception {
+        Await.until(Duration.ofSeconds(30), () -> reported(client) != null);
+        var raw = client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric");
+        var broken = raw.withName(NODE).get();
+        broken.setAdditionalProperty("spec", Map.of("metricCollectPolicy", Map.of("reportIntervalSeconds", "abc")));
+        raw.resource(broken).update();
+        broken = raw.withName(NODE).get();
+        broken.setAdditionalProperty("status", Map.of("podsMetric", "garbage"));
+        raw.resource(broken).updateStatus();
+        Await.until(Duration.ofSeconds(15), () -> koordlet.koordlet().problems().keySet().stream()
+                .anyMatch(k -> k.equals("NodeMetric " + NODE)));
+        assertTrue(koordlet.koordlet().problems().get("NodeMetric " + NODE).contains("reportIntervalSeconds"),
+                koordlet.koordlet().problems().toString());
+        Instant before = Instant.now();
+        Await.until(Duration.ofSeconds(15), () -> {
+            NodeMetric.Status s = reported(client);
+            return s != null && s.updateTime() != null && !Instant.parse(s.updateTime()).isBefore(before.minusSeconds(1))
+                    && s.podsMetric() != null;
+        });
+        assertTrue(koordlet.koordlet().watching());
+        HttpResponse<String> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + koordlet.statusAddress().getPort() + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ready.statusCode(), ready.body());
+        HttpResponse<String> status = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + koordlet.statusAddress().getPort() + "/status")).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(status.body().contains("\"lastReport\"") && status.body().contains("reportIntervalSeconds"), status.body());
+
+        KoordletConfig second = new KoordletConfig();
+        second.nodeName = NODE;
+        second.kubernetes.kubeconfig = api.kubeconfig().toString();
+        second.yarn.copilotUrl = "";
+        second.status.port = 0;
+        second.prediction.checkpointDir = tmp.resolve("checkpoints-2").toString();
+        second.simulatedLoadFile = tmp.resolve("load.yaml").toString();
+        try (KoordletCommand.Running other = KoordletCommand.start(second, Clock.systemUTC())) {
+            assertTrue(other.koordlet().watching(), "a second agent starts while the broken object exists");
+        }
+
+        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
+        nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 1L, new NodeMetric.AggregatePolicy(List.of("2s")),
+                "usageWithoutPageCache")));
+        client.resources(NodeMetric.class).resource(nm).update();
+        Await.until(Duration.ofSeconds(15), () -> !koordlet.koordlet().problems().containsKey("NodeMetric " + NODE));
+    }
+
+    @Test
+    void aRefusedApiServerIsOneLineNamingIt() throws Exception {
+        KoordletConfig config = new KoordletConfig();
+        config.nodeName = NODE;
+        config.kubernetes.masterUrl = "https://127.0.0.1:1";
+        config.kubernetes.startupTimeoutSeconds = 10;
+        config.simulatedLoadFile = tmp.resolve("load.yaml").toString();
+        config.yarn.copilotUrl = "";
+        config.status.port = 0;
+        config.prediction.checkpointDir = tmp.resolve("checkpoints-3").toString();
+        KoordletCommand.StartException e = org.junit.jupiter.api.Assertions.assertThrows(KoordletCommand.StartException.class,
+                () -> KoordletCommand.start(config, Clock.systemUTC()));
+        assertTrue(e.getMessage().startsWith("API server https://127.0.0.1:1") && e.getMessage().contains("connection refused")
+                && !e.getMessage().endsWith("null"), e.getMessage());
     }
 
     /** Seconds between two consecutive updateTimes the koordlet wrote. */

@@ -7,7 +7,7 @@ import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.collect.HostUsageSource;
 import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.config.KoordletConfig;
-import io.colocation.koordlet.config.KoordletConfigLoader;
+import io.colocation.runtime.YamlConfigLoader;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.agent.ClusterEvictions;
@@ -16,7 +16,8 @@ import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.qos.evict.MemoryPressureEvict;
 import io.colocation.koordlet.sim.LoadCurve;
 import io.colocation.koordlet.sim.SimulatedUsageSource;
-import io.colocation.koordlet.status.StatusServer;
+import io.colocation.koordlet.status.KoordletStatus;
+import io.colocation.runtime.StatusServer;
 import io.colocation.koordlet.yarn.CopilotClient;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.kube.client.KubernetesClients;
@@ -82,7 +83,7 @@ public final class KoordletCommand {
             return;
         }
         try {
-            KoordletConfig config = KoordletConfigLoader.fromProcess().load(Path.of(file));
+            KoordletConfig config = KoordletConfig.loader().load(Path.of(file));
             if (featureGates != null) {
                 try {
                     FeatureGates.parse(featureGates);
@@ -101,7 +102,7 @@ public final class KoordletCommand {
                 stopped.countDown();
             }, "koordlet-shutdown"));
             stopped.await();
-        } catch (KoordletConfigLoader.ConfigException | StartException e) {
+        } catch (YamlConfigLoader.ConfigException | StartException e) {
             fail(System.err, e.getMessage(), e, verbose);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -159,7 +160,7 @@ public final class KoordletCommand {
                         new ClusterEvictions(client, events, copilot, config.nodeName), Path.of(config.host.sysRoot),
                         config.collect.intervalSeconds, clock)
                 : null;
-        StatusServer status = new StatusServer(koordlet, qos);
+        StatusServer status = new KoordletStatus(koordlet, qos).server();
         try {
             InetSocketAddress address = status.start(config.status.bindAddress, config.status.port);
             koordlet.start();

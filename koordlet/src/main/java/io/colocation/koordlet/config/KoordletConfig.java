@@ -3,13 +3,14 @@ package io.colocation.koordlet.config;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.GoDuration;
+import io.colocation.runtime.YamlConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code conf/koordlet.yml}: every setting of the node agent with its default. Loaded by
- * {@link KoordletConfigLoader}, which names the field of any bad value.
+ * {@code conf/koordlet.yml}: every setting of the node agent with its default. Loaded by {@link #loader()} (the parts'
+ * one convention: {@code ${VAR:-default}} and {@code -Dkoordlet.<path>=value}), which names the field of any bad value.
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public final class KoordletConfig {
@@ -140,6 +141,13 @@ public final class KoordletConfig {
         /** 0 picks a free port (tests, several simulated koordlets on one host). */
         public int port = 9316;
     }
+
+    /** The loader of this file: {@code -Dkoordlet.<path>} overrides, the process's environment. */
+    public static YamlConfigLoader<KoordletConfig> loader() {
+        return YamlConfigLoader.fromProcess(KoordletConfig.class, OVERRIDE_PREFIX, KoordletConfig::validate);
+    }
+
+    public static final String OVERRIDE_PREFIX = "koordlet.";
 
     /** Problems found by {@link #validate()}, each naming the field and the value. */
     public List<String> validate() {

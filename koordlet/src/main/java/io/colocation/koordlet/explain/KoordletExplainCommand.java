@@ -80,7 +80,7 @@ public final class KoordletExplainCommand {
             return 1;
         } catch (RuntimeException e) {
             // An input shape no check foresaw: said plainly rather than with a stack trace.
-            err.println("colocation koordlet explain: cannot use the input: " + e);
+            err.println("colocation koordlet explain: " + ExplainArguments.unforeseen(e));
             return 1;
         }
     }

@@ -2,6 +2,7 @@ package io.colocation.koordlet.explain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.InvalidInputException;
+import io.colocation.copilot.api.YarnContainerIds;
 import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.Processor;
@@ -119,6 +120,11 @@ record KoordletState(FeatureGates featureGates, List<Processor> cpuTopology, Bes
             String id = c.path("id").asText("");
             if (id.isEmpty()) {
                 throw new InvalidInputException(at + "id: missing (a container id such as container_1700000000000_0001_01_000002)");
+            }
+            // the agent's own check on what a copilot says: an id that is not YARN's names no container
+            if (!YarnContainerIds.isValid(id)) {
+                throw new InvalidInputException(at + "id: '" + id + "' is not a YARN container id (container_<cluster timestamp>_<app>"
+                        + "_<attempt>_<container>); the agent refuses it");
             }
             JsonNode used = c.path("usage");
             out.add(new YarnContainerState(id, (int) longField(c, "applicationPriority", at, 0),

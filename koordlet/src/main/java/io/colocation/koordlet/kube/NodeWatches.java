@@ -1,6 +1,10 @@
 package io.colocation.koordlet.kube;
 
+import io.colocation.kube.client.ApiErrors;
+import io.colocation.kube.client.DecodingInformer;
 import io.colocation.model.slo.NodeMetric;
+import java.util.Map;
+import java.util.TreeMap;
 import io.colocation.model.slo.NodeSLO;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -21,7 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What this agent watches in the API server, all narrowed to its own node: its pods (field selector
  * {@code spec.nodeName}), its Node, its NodeMetric (the broker writes the spec) and its NodeSLO (host
- * applications; optional: without the CRD the agent runs without host applications and says so).
+ * applications; optional: without the CRD the agent runs without host applications and says so). The two custom
+ * resources are decoded object by object ({@link DecodingInformer}): one with a wrongly typed field is reported and
+ * read as absent, and never stops the watch or the agent's start.
  */
 public final class NodeWatches implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeWatches.class);
@@ -31,8 +37,8 @@ public final class NodeWatches implements AutoCloseable {
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<Node> node;
-    private SharedIndexInformer<NodeMetric> nodeMetric;
-    private SharedIndexInformer<NodeSLO> nodeSlo;
+    private DecodingInformer<NodeMetric> nodeMetric;
+    private DecodingInformer<NodeSLO> nodeSlo;
 
     public NodeWatches(KubernetesClient client, String nodeName) {
         this.client = client;
@@ -43,20 +49,18 @@ public final class NodeWatches implements AutoCloseable {
     public void start(Duration timeout) throws StartupException {
         pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0).itemStore(new TrimmedPodStore());
         node = client.nodes().withField("metadata.name", nodeName).runnableInformer(0);
-        nodeMetric = client.resources(NodeMetric.class).withField("metadata.name", nodeName).runnableInformer(0);
+        nodeMetric = DecodingInformer.named(client, NodeMetric.class, nodeName);
         informers.add(pods);
         informers.add(node);
-        informers.add(nodeMetric);
         long deadline = System.nanoTime() + timeout.toNanos();
         await(pods.start().toCompletableFuture(), "pods of node " + nodeName, deadline, null);
         await(node.start().toCompletableFuture(), "Node " + nodeName, deadline, null);
         await(nodeMetric.start().toCompletableFuture(), "NodeMetric " + nodeName, deadline,
                 "the NodeMetric CRD is not installed: kubectl apply -f conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml");
-        SharedIndexInformer<NodeSLO> slo = client.resources(NodeSLO.class).withField("metadata.name", nodeName).runnableInformer(0);
+        DecodingInformer<NodeSLO> slo = DecodingInformer.named(client, NodeSLO.class, nodeName);
         try {
             await(slo.start().toCompletableFuture(), "NodeSLO " + nodeName, deadline, null);
             nodeSlo = slo;
-            informers.add(slo);
         } catch (StartupException e) {
             slo.close();
             LOG.warn("NodeSLO of {} cannot be watched ({}); running without host applications. Install the CRD with "
@@ -74,7 +78,7 @@ public final class NodeWatches implements AutoCloseable {
             if (notFoundHint != null && cause instanceof KubernetesClientException k && k.getCode() == 404) {
                 throw new StartupException(notFoundHint);
             }
-            throw new StartupException("cannot watch " + what + ": " + (cause == null ? e.getMessage() : cause.getMessage()));
+            throw new StartupException("cannot watch " + what + ": " + ApiErrors.describe(cause == null ? e : cause));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StartupException("interrupted while waiting for " + what);
@@ -89,22 +93,45 @@ public final class NodeWatches implements AutoCloseable {
         return node.getStore().list().stream().findFirst();
     }
 
+    /** This node's NodeMetric as last seen, readable or not; empty when there is none. */
+    public Optional<DecodingInformer.Decoded<NodeMetric>> nodeMetricEntry() {
+        return nodeMetric.get(nodeName);
+    }
+
+    /** This node's NodeMetric; empty when there is none or it cannot be read ({@link #unreadable()} says why). */
     public Optional<NodeMetric> nodeMetric() {
-        return nodeMetric.getStore().list().stream().findFirst();
+        return nodeMetric.get(nodeName).map(DecodingInformer.Decoded::value);
     }
 
     public Optional<NodeSLO> nodeSlo() {
-        return nodeSlo == null ? Optional.empty() : nodeSlo.getStore().list().stream().findFirst();
+        return nodeSlo == null ? Optional.empty() : nodeSlo.get(nodeName).map(DecodingInformer.Decoded::value);
+    }
+
+    /** The NodeMetric and NodeSLO of this node that exist but cannot be read, and why. */
+    public Map<String, String> unreadable() {
+        Map<String, String> out = new TreeMap<>();
+        nodeMetric.unreadable().forEach((k, v) -> out.put("NodeMetric " + k, v));
+        if (nodeSlo != null) {
+            nodeSlo.unreadable().forEach((k, v) -> out.put("NodeSLO " + k, v));
+        }
+        return out;
     }
 
     /** Whether every watch is connected (a watch that broke is re-listed by fabric8). */
     public boolean watching() {
-        return informers.stream().allMatch(SharedIndexInformer::isWatching);
+        return informers.stream().allMatch(SharedIndexInformer::isWatching) && nodeMetric.isWatching()
+                && (nodeSlo == null || nodeSlo.isWatching());
     }
 
     @Override
     public void close() {
         informers.forEach(SharedIndexInformer::close);
+        if (nodeMetric != null) {
+            nodeMetric.close();
+        }
+        if (nodeSlo != null) {
+            nodeSlo.close();
+        }
     }
 
     /** The agent cannot start: the message says what to fix. */

@@ -9,7 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.KubeTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -192,9 +193,9 @@ public final class PredictionCheckpointStore {
             throw new IOException(field + " is not a time");
         }
         try {
-            return java.time.OffsetDateTime.parse(t.asText()).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new IOException(field + " '" + t.asText() + "' is not an RFC 3339 time");
+            return KubeTime.parse(t.asText(), field);
+        } catch (InvalidInputException e) {
+            throw new IOException(e.getMessage());
         }
     }
 }

@@ -41,7 +41,7 @@ public final class PodStates {
         Map<String, Long> requests = new LinkedHashMap<>();
         requests.put(ResourceNames.CPU, cpuMemory.cpuMilli());
         requests.put(ResourceNames.MEMORY, cpuMemory.memoryBytes());
-        List<Container> containers = pod.getSpec() == null ? List.of() : pod.getSpec().getContainers();
+        List<Container> containers = io.colocation.model.pod.PodRequests.containers(pod);
         for (String name : EXTENDED) {
             long sum = 0;
             for (int i = 0; i < containers.size(); i++) {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.config.JsonMerge;
 import io.colocation.model.config.SloConfigKey;
+import io.colocation.model.config.SloConfigParser;
+import java.util.List;
 
 /**
  * NodeSLO {@code spec.resourceUsedThresholdWithBE} as the koordlet uses it: laid over Koordinator's defaults
@@ -49,6 +51,12 @@ public record ResourceThresholds(
             throw new InvalidInputException(where + ": must be an object");
         }
         ObjectNode t = JsonMerge.merge(SloConfigKey.RESOURCE_THRESHOLD.defaults(), spec);
+        // Koordinator's value rules, as the broker checks a ConfigMap's: a percent of 9223372036854775807 written into a
+        // NodeSLO by hand must not overflow into the most suppression there is
+        List<String> problems = SloConfigParser.problems(SloConfigKey.RESOURCE_THRESHOLD, t, where);
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException(String.join("; ", problems));
+        }
         JsonNode enable = t.get("enable");
         if (enable != null && !enable.isBoolean()) {
             throw new InvalidInputException(where + ".enable: must be true or false, found " + enable);

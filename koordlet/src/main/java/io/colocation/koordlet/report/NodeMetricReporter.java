@@ -2,7 +2,9 @@ package io.colocation.koordlet.report;
 
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.model.slo.NodeMetric;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
@@ -12,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes this node's NodeMetric status (the status subresource, replaced whole, so a figure that went missing
- * leaves the status instead of lingering). The object itself is the broker's to create; until it exists the
- * agent says so once and keeps measuring.
+ * leaves the status instead of lingering; a status someone broke is replaced too). Only the object's resourceVersion
+ * is needed: the server keeps the spec, whatever it holds. The object itself is the broker's to create; until it
+ * exists the agent says so once and keeps measuring.
  */
 public final class NodeMetricReporter {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMetricReporter.class);
@@ -33,23 +36,26 @@ public final class NodeMetricReporter {
         return warnings.current();
     }
 
-    public Outcome report(Optional<NodeMetric> cached, NodeMetric.Status status) {
+    /** @param resourceVersion the NodeMetric's as last watched; empty when there is none */
+    public Outcome report(Optional<String> resourceVersion, NodeMetric.Status status) {
         String subject = "NodeMetric " + nodeName;
-        if (cached.isEmpty()) {
+        if (resourceVersion.isEmpty()) {
             warnings.warn(subject, "does not exist yet; the broker's NodeMetric controller creates it (is the broker running?). "
                     + "Measuring continues; the status is written once it exists");
             return Outcome.NO_NODEMETRIC;
         }
         try {
-            write(cached.get(), status);
+            write(resourceVersion.get(), status);
         } catch (KubernetesClientException e) {
             if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
                 try {
-                    NodeMetric fresh = client.resources(NodeMetric.class).withName(nodeName).get();
+                    // read as it is: a typed read would fail on the very field someone broke
+                    GenericKubernetesResource fresh = client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(
+                            NodeMetric.class)).withName(nodeName).get();
                     if (fresh == null) {
                         return report(Optional.empty(), status);
                     }
-                    write(fresh, status);
+                    write(fresh.getMetadata().getResourceVersion(), status);
                 } catch (KubernetesClientException again) {
                     return failed(subject, again);
                 }
@@ -63,11 +69,9 @@ public final class NodeMetricReporter {
         return Outcome.REPORTED;
     }
 
-    private void write(NodeMetric current, NodeMetric.Status status) {
+    private void write(String resourceVersion, NodeMetric.Status status) {
         NodeMetric update = new NodeMetric();
-        update.setMetadata(new ObjectMetaBuilder().withName(nodeName)
-                .withResourceVersion(current.getMetadata().getResourceVersion()).build());
-        update.setSpec(current.getSpec());
+        update.setMetadata(new ObjectMetaBuilder().withName(nodeName).withResourceVersion(resourceVersion).build());
         update.setStatus(status);
         client.resources(NodeMetric.class).resource(update).updateStatus();
     }

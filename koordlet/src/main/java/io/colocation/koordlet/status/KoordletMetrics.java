@@ -64,6 +64,10 @@ public final class KoordletMetrics extends Collector {
                 "inputs that cannot be read now (files, copilot, NodeMetric spec, NodeSLO, pods)", List.of());
         problems.addMetric(List.of(), koordlet.problems().size());
         out.add(problems);
+        CounterMetricFamily refused = new CounterMetricFamily("koordlet_copilot_refused",
+                "what the copilot said and this agent refused: peer (not the NodeManager), container-id, cgroup-dir, pid", List.of("reason"));
+        koordlet.copilotRefusals().forEach((reason, n) -> refused.addMetric(List.of(reason), n));
+        out.add(refused);
         koordlet.prediction().ifPresent(r -> {
             GaugeMetricFamily g = new GaugeMetricFamily("koordlet_prod_prediction", "prod reclaimable and peak prediction (cores, bytes)",
                     List.of("kind", "resource"));

@@ -1,64 +1,62 @@
 package io.colocation.koordlet.status;
 
+import io.colocation.api.lifecycle.Lifecycle;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.colocation.koordlet.Koordlet;
+import io.colocation.runtime.StatusServer;
 import io.colocation.koordlet.qos.agent.QoSManager;
 import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
- * The agent's own endpoint, on loopback by default: {@code /healthz} (200 while samples are fresh and the
- * watches connected, else 503 with the reason), {@code /status} (JSON: last sample, last report, problems) and
+ * The agent's own endpoint, on loopback by default (on the shared runtime's {@link StatusServer}: slow clients cannot
+ * block it): {@code /livez} (200 while the agent's loops come round: samples fresh, periodic work done; a restart helps
+ * otherwise), {@code /readyz} (also the API server answering and every watch connected), {@code /healthz} (the same as
+ * {@code /readyz}, as before), {@code /status} (JSON: last sample, last report, problems, QoS, cgroup writes) and
  * {@code /metrics} (Prometheus text format).
  */
-public final class StatusServer implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+public final class KoordletStatus {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .registerModule(new JavaTimeModule()).disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
     private final Koordlet koordlet;
     private final QoSManager qos;
     private final CollectorRegistry registry = new CollectorRegistry();
-    private HttpServer server;
-    private ExecutorService executor;
 
     /** @param qos the QoS loop, null when it does not run (simulated hosts, qos.enabled false) */
-    public StatusServer(Koordlet koordlet, QoSManager qos) {
+    public KoordletStatus(Koordlet koordlet, QoSManager qos) {
         this.koordlet = koordlet;
         this.qos = qos;
         registry.register(new KoordletMetrics(koordlet));
     }
 
-    public InetSocketAddress start(String bindAddress, int port) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(bindAddress, port), 8);
-        executor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "koordlet-status");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/healthz", this::health);
-        server.createContext("/status", this::status);
-        server.createContext("/metrics", this::metrics);
-        server.start();
-        return server.getAddress();
+    /** The status server with every route; not started. */
+    public StatusServer server() {
+        return new StatusServer("koordlet-status")
+                .route("/livez", StatusServer.probe(this::notLive))
+                .route("/readyz", StatusServer.probe(this::notReady))
+                .route("/healthz", StatusServer.probe(this::notReady))
+                .route("/status", () -> StatusServer.Response.json(200, status()))
+                .route("/metrics", () -> {
+                    StringWriter w = new StringWriter();
+                    TextFormat.write004(w, registry.metricFamilySamples());
+                    return new StatusServer.Response(200, TextFormat.CONTENT_TYPE_004, w.toString().getBytes(StandardCharsets.UTF_8));
+                });
     }
 
-    /** Null when healthy, else why not. */
-    String unhealthyReason() {
-        if (koordlet.state() != Koordlet.State.STARTED) {
+    /** Null while the agent's loops come round; else why not. */
+    String notLive() {
+        if (koordlet.state() != Lifecycle.State.STARTED) {
             return "koordlet is " + koordlet.state();
         }
         long age = koordlet.sampleAgeMillis();
@@ -66,23 +64,35 @@ public final class StatusServer implements AutoCloseable {
         if (age < 0 || age > limit) {
             return "no sample for " + (age < 0 ? "ever" : age + " ms");
         }
+        long work = koordlet.workAgeMillis();
+        if (work > Koordlet.WORK_STALL.toMillis()) {
+            return "the agent's periodic work (report, prediction) has not come round for " + work + " ms";
+        }
+        return null;
+    }
+
+    /** Null while the agent can do its work; else why not. */
+    String notReady() {
+        String live = notLive();
+        if (live != null) {
+            return live;
+        }
+        String api = koordlet.apiServerProblem();
+        if (api != null) {
+            return api;
+        }
         if (!koordlet.watching()) {
             return "not watching the API server (pods, Node, NodeMetric or NodeSLO)";
         }
         return null;
     }
 
-    private void health(HttpExchange ex) throws IOException {
-        String reason = unhealthyReason();
-        send(ex, reason == null ? 200 : 503, "text/plain", reason == null ? "ok\n" : reason + "\n");
-    }
-
-    private void status(HttpExchange ex) throws IOException {
+    private String status() throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("node", koordlet.nodeName());
         root.put("state", koordlet.state().name());
         root.put("source", koordlet.sourceDescription());
-        String reason = unhealthyReason();
+        String reason = notReady();
         root.put("healthy", reason == null);
         if (reason != null) {
             root.put("unhealthyReason", reason);
@@ -118,10 +128,11 @@ public final class StatusServer implements AutoCloseable {
         prediction.put("models", koordlet.predictionModels());
         koordlet.prediction().ifPresent(p -> prediction.set("prod", JSON.valueToTree(p)));
         root.set("problems", JSON.valueToTree(koordlet.problems()));
+        root.set("copilotRefusals", JSON.valueToTree(koordlet.copilotRefusals()));
         if (qos != null) {
             root.set("qos", qos());
         }
-        send(ex, 200, "application/json", JSON.writeValueAsString(root));
+        return JSON.writeValueAsString(root);
     }
 
     /** The last QoS round (CPU suppress as written, eviction decisions) and the recent cgroup writes. */
@@ -170,29 +181,6 @@ public final class StatusServer implements AutoCloseable {
     private static void put(ObjectNode n, String field, double v) {
         if (!Double.isNaN(v)) {
             n.put(field, v);
-        }
-    }
-
-    private void metrics(HttpExchange ex) throws IOException {
-        StringWriter w = new StringWriter();
-        TextFormat.write004(w, registry.metricFamilySamples());
-        send(ex, 200, TextFormat.CONTENT_TYPE_004, w.toString());
-    }
-
-    private static void send(HttpExchange ex, int code, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", type);
-        ex.sendResponseHeaders(code, bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
-        }
-    }
-
-    @Override
-    public void close() {
-        if (server != null) {
-            server.stop(0);
-            executor.shutdownNow();
         }
     }
 }

@@ -4,18 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.colocation.runtime.YamlConfigLoader;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
-class KoordletConfigLoaderTest {
-    private static KoordletConfigLoader loader(Map<String, String> env, String... overrides) {
+class KoordletConfigTest {
+    private static YamlConfigLoader<KoordletConfig> loader(Map<String, String> env, String... overrides) {
         Properties p = new Properties();
         for (int i = 0; i < overrides.length; i += 2) {
             p.setProperty(overrides[i], overrides[i + 1]);
         }
-        return new KoordletConfigLoader(env, p);
+        return new YamlConfigLoader<>(KoordletConfig.class, KoordletConfig.OVERRIDE_PREFIX, KoordletConfig::validate, env, p);
     }
 
     @Test
@@ -38,8 +39,29 @@ class KoordletConfigLoaderTest {
     }
 
     @Test
+    void aFileThatIsNoSettingsFileIsRefusedByName(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        for (String[] c : new String[][] {{"/dev/zero", "larger than 1 MiB"}, {dir.toString(), "is a directory"},
+                {dir.resolve("absent.yml").toString(), "no such file"}}) {
+            YamlConfigLoader.ConfigException e = assertThrows(YamlConfigLoader.ConfigException.class,
+                    () -> loader(Map.of()).load(Path.of(c[0])));
+            assertTrue(e.getMessage().contains(c[0]) && e.getMessage().contains(c[1]), e.getMessage());
+        }
+        java.nio.file.Files.write(dir.resolve("nul.yml"), new byte[] {'a', 0, 'b'});
+        assertTrue(assertThrows(YamlConfigLoader.ConfigException.class, () -> loader(Map.of()).load(dir.resolve("nul.yml")))
+                .getMessage().contains("not a text file"));
+        assertEquals("n2", loader(Map.of(), "koordlet.nodeName", "n2").load(java.nio.file.Files.writeString(dir.resolve("empty.yml"), ""))
+                .nodeName, "an empty file is every default");
+    }
+
+    @Test
+    void aFieldOfTheWrongTypeIsNamed() {
+        assertMessage(loader(Map.of()), "nodeName: n\nreportIntervalSeconds: abc\n", "unknown setting 'reportIntervalSeconds'");
+        assertMessage(loader(Map.of()), "nodeName: n\nstatus: {port: abc}\n", "bad value for 'status.port'");
+    }
+
+    @Test
     void badInputIsNamed() {
-        KoordletConfigLoader l = loader(Map.of());
+        YamlConfigLoader<KoordletConfig> l = loader(Map.of());
         assertMessage(l, "nodeName: n\ncolect: {}\n", "unknown setting 'colect'");
         assertMessage(l, "nodeName: n\ncollect: {intervalSeconds: fast}\n", "'collect.intervalSeconds'");
         assertMessage(l, "nodeName: n\ncollect: {intervalSeconds: 0}\n", "collect.intervalSeconds must be 1 to 60, got 0");
@@ -55,8 +77,8 @@ class KoordletConfigLoaderTest {
                 "qos.memoryPressureEvict.forSeconds must not be negative, got -1");
     }
 
-    private static void assertMessage(KoordletConfigLoader l, String yaml, String expected) {
-        KoordletConfigLoader.ConfigException e = assertThrows(KoordletConfigLoader.ConfigException.class, () -> l.parse(yaml, "k.yml"));
+    private static void assertMessage(YamlConfigLoader<KoordletConfig> l, String yaml, String expected) {
+        YamlConfigLoader.ConfigException e = assertThrows(YamlConfigLoader.ConfigException.class, () -> l.parse(yaml, "k.yml"));
         assertTrue(e.getMessage().contains(expected) && e.getMessage().startsWith("k.yml: "), e.getMessage());
     }
 }

@@ -246,8 +246,9 @@ class KoordletExplainCommandTest {
         Run r = run(input);
         assertEquals(0, r.exit(), r.err());
         JsonNode alloc = r.json().at("/memoryEvict/strategies/MemoryAllocatableEvict");
-        // 50Gi of 100Gi = 50 % > 45 %: release (0.50 − 0.40) × 100Gi, in Koordinator's float32 arithmetic
-        assertEquals(10737417216L, alloc.at("/release/kubernetes.io~1batch-memory").asLong());
+        // 50Gi of 100Gi = 50 % > 45 %: release (0.50 − 0.40) × 100Gi in Koordinator's float64 arithmetic, truncated
+        // (float32 would give 10737417216, 4 KiB less)
+        assertEquals(10737418239L, alloc.at("/release/kubernetes.io~1batch-memory").asLong());
         assertEquals(List.of("batch-pod-2", "batch-pod-1"), names(alloc.get("candidates")));
         assertEquals(List.of("test_be_pod_priority100_2", "test_be_pod_priority100_1", "test_be_pod_priority120", "batch-pod-2"),
                 names(r.json().at("/memoryEvict/victims")));
@@ -274,7 +275,8 @@ class KoordletExplainCommandTest {
         Run r = run(input);
         assertEquals(0, r.exit(), r.err());
         JsonNode be = r.json().at("/cpuEvict/strategies/BECPUEvict");
-        assertEquals(7999, be.at("/release/cpu").asLong());
+        // keyed kubernetes.io/batch-cpu, as Koordinator's calculateMilliReleaseByBESatisfaction
+        assertEquals(7999, be.at("/release/kubernetes.io~1batch-cpu").asLong());
         // priority 5100 first; then by usage/request: be-a 0.25 before be-b 0.15
         assertEquals(List.of("be-c", "be-a", "be-b"), names(be.get("candidates")));
         assertEquals(List.of("be-c", "be-a"), names(be.get("victims")), "4000 + 6000 ≥ 7999");
@@ -356,5 +358,45 @@ class KoordletExplainCommandTest {
         List<Integer> out = new ArrayList<>();
         list.forEach(v -> out.add(v.asInt()));
         return out;
+    }
+
+    /** A rich input with one field set to null, each in turn: a decision, or an error naming the file; never an exception. */
+    @org.junit.jupiter.api.TestFactory
+    java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> aNullFieldAnywhereIsADecisionOrANamedError() throws Exception {
+        String gi30 = "memory: 30Gi, kubernetes.io/batch-memory: 30Gi";
+        String input = node("node-1", "80", "120G", ", kubernetes.io/batch-memory: \"107374182400\"")
+                + pod("be-1", "BE", 100, "", "")
+                + pod("batch-pod-2", "BE", 5000, gi30, ", koordinator.sh/eviction-enabled: \"true\"")
+                + nodeMetric("node-1", "10", "115G", "be-1", "1", "5G", "batch-pod-2", "1", "20G")
+                + nodeSlo("node-1", "{enable: true, memoryEvictThresholdPercent: 82, memoryEvictLowerPercent: 74,"
+                        + " evictEnabledPriorityThreshold: 3000, memoryAllocatableEvictThresholdPercent: 45,"
+                        + " memoryAllocatableEvictLowerPercent: 40, allocatableEvictPriorityThreshold: 5000}")
+                + state("featureGates: {BEMemoryEvict: true, MemoryEvict: true, MemoryAllocatableEvict: true}\n"
+                        + "yarnContainers:\n- {id: container_1_0001_01_000002, resources: {cpuMilli: 1000, memoryBytes: 2000000000},"
+                        + " usage: {cpuMilli: 500, memoryBytes: 1000000000}}");
+        List<JsonNode> docs = new ArrayList<>();
+        com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        try (var it = yaml.readerFor(JsonNode.class).readValues(input)) {
+            while (it.hasNext()) {
+                JsonNode d = (JsonNode) it.next();
+                if (d != null && d.isObject()) {
+                    docs.add(d);
+                }
+            }
+        }
+        assertEquals(0, run(input).exit(), "the unchanged input is valid");
+        List<org.junit.jupiter.api.DynamicTest> cases = new ArrayList<>();
+        for (io.colocation.testsupport.cli.NullFieldVariants.Variant v : io.colocation.testsupport.cli.NullFieldVariants.of(docs)) {
+            cases.add(org.junit.jupiter.api.DynamicTest.dynamicTest(v.field() + " = null", () -> {
+                Run r = run(JSON.writeValueAsString(v.documents()));
+                assertTrue(r.exit() == 0 || r.exit() == 1, v.field() + " = null: " + r.err());
+                if (r.exit() == 1) {
+                    assertTrue(r.err().contains("input.yaml") && !r.err().contains("Exception") && !r.err().contains("java.")
+                            && !r.err().contains("cannot use the input"), v.field() + " = null: " + r.err());
+                }
+            }));
+        }
+        return cases.stream();
     }
 }

@@ -1,5 +1,9 @@
 package io.colocation.koordlet.qos.agent;
 
+import io.colocation.api.lifecycle.Lifecycle;
+
+import io.colocation.api.concurrent.Daemons;
+
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupWriter;
@@ -70,8 +74,6 @@ public final class QoSManager implements AutoCloseable {
      */
     static final Duration YARN_RELEASE_HOLD = Duration.ofMinutes(2);
 
-    public enum State { LATENT, STARTED, CLOSED }
-
     private final AgentState agent;
     private final CgroupWriter writer;
     private final FeatureGates gates;
@@ -94,7 +96,7 @@ public final class QoSManager implements AutoCloseable {
     private List<Processor> topology = List.of();
     private Instant topologyRead = Instant.EPOCH;
     private volatile Round last;
-    private volatile State state = State.LATENT;
+    private final Lifecycle lifecycle = new Lifecycle("QoS manager");
 
     /** @param evictions carries out the evictions the strategies decide */
     public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, QoSOptions options, EvictionExecutor evictions,
@@ -113,16 +115,10 @@ public final class QoSManager implements AutoCloseable {
     }
 
     public synchronized void start() {
-        if (state != State.LATENT) {
-            throw new IllegalStateException("QoS manager already " + state);
-        }
-        thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "koordlet-qos");
-            t.setDaemon(true);
-            return t;
+        lifecycle.start(() -> {
+            thread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-qos"));
+            thread.scheduleWithFixedDelay(this::runOnceSafely, 1, 1, TimeUnit.SECONDS);
         });
-        thread.scheduleWithFixedDelay(this::runOnceSafely, 1, 1, TimeUnit.SECONDS);
-        state = State.STARTED;
         LOG.info("koordlet QoS: BE cgroup {}, feature gates {}, cpu.idle mark {}, memory.high {}, memory pressure eviction {}", beDir,
                 gates.asMap(), options.beCpuIdle() ? "on" : "off", options.beMemoryHigh() ? "on" : "off", options.memoryPressure());
     }
@@ -286,9 +282,8 @@ public final class QoSManager implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        if (thread != null) {
+        if (lifecycle.close() == Lifecycle.State.STARTED) {
             thread.shutdownNow();
         }
-        state = State.CLOSED;
     }
 }

@@ -76,9 +76,10 @@ public final class CpuEvict {
             }
             return pa < pb;
         }));
+        // keyed kubernetes.io/batch-cpu, as Koordinator's calculateMilliReleaseByBESatisfaction: what BE pods request
         return new Planned(EvictionTask.Target.POD_BATCH_RESOURCE_REQUEST,
-                release > 0 ? Map.of(ResourceNames.CPU, release) : Map.of(), sorted,
-                c -> Map.of(ResourceNames.CPU, c.request()));
+                release > 0 ? Map.of(ResourceNames.BATCH_CPU, release) : Map.of(), sorted,
+                c -> Map.of(ResourceNames.BATCH_CPU, c.request()));
     }
 
     private static double usageRatio(Candidate c) {

@@ -1,5 +1,6 @@
 package io.colocation.koordlet.qos.evict;
 
+import io.colocation.api.ResourceNames;
 import io.colocation.api.PriorityClass;
 import io.colocation.koordlet.qos.NodeSnapshot;
 import io.colocation.koordlet.qos.PodState;
@@ -52,10 +53,12 @@ final class PriorityEvictions {
     /**
      * Koordinator's {@code calculateReleaseByAllocatableThresholdPercent}: the requests of pods at or below the
      * priority threshold, in the resource of each pod's class, against the node's allocatable of that resource;
-     * over threshold% releases down to lower%. The arithmetic is Koordinator's, in float32.
+     * over threshold% releases down to lower%. The arithmetic is Koordinator's: float64 for memory
+     * (MemoryAllocatableEvict), float32 for CPU (CPUAllocatableEvict); on 100 GiB the two differ by 4 KiB.
      */
     static Map<String, Long> overRequested(NodeSnapshot s, String resource, long thresholdPercent, long lowerPercent,
             long priorityThreshold, Consumer<String> explain) {
+        boolean float64 = resource.equals(ResourceNames.MEMORY);
         Map<String, Long> requested = new LinkedHashMap<>();
         for (PodState p : s.pods()) {
             if (p.priority() > priorityThreshold) {
@@ -72,9 +75,18 @@ final class PriorityEvictions {
                 explain.accept(name + ": requested " + rq + " with no allocatable: release all of it");
                 return;
             }
-            float ratio = (float) rq / (float) alloc;
-            if (ratio > (float) thresholdPercent / 100) {
-                long amount = (long) ((ratio - (float) lowerPercent / 100) * (float) alloc);
+            boolean over;
+            long amount;
+            if (float64) {
+                double ratio = (double) rq / (double) alloc;
+                over = ratio > (double) thresholdPercent / 100;
+                amount = (long) ((ratio - (double) lowerPercent / 100) * (double) alloc);
+            } else {
+                float ratio = (float) rq / (float) alloc;
+                over = ratio > (float) thresholdPercent / 100;
+                amount = (long) ((ratio - (float) lowerPercent / 100) * (float) alloc);
+            }
+            if (over) {
                 release.put(name, amount);
                 explain.accept(name + ": requested " + rq + " of allocatable " + alloc + " > " + thresholdPercent
                         + "%: release down to " + lowerPercent + "% = " + amount);
