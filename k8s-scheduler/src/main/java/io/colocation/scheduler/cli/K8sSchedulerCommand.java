@@ -8,7 +8,9 @@ import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.service.SchedulerConfig;
 import io.colocation.scheduler.service.SchedulerService;
-import io.colocation.scheduler.service.StatusServer;
+import io.colocation.scheduler.service.SchedulerStatus;
+import io.colocation.runtime.StatusServer;
+import io.colocation.runtime.YamlConfigLoader;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -41,14 +43,21 @@ public final class K8sSchedulerCommand {
             KubernetesClient client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
             SchedulerService service = new SchedulerService(config, handle -> profile(config, handle), client, identity(),
                     Clock.systemUTC());
-            StatusServer status = new StatusServer(service);
+            StatusServer status = SchedulerStatus.of(service);
             try {
                 status.start(config.status.bindAddress, config.status.port);
             } catch (IOException e) {
                 throw new IOException("status.port " + config.status.port + " on " + config.status.bindAddress
                         + " cannot be opened: " + e.getMessage(), e);
             }
-            service.start();
+            try {
+                service.start();
+            } catch (java.util.concurrent.TimeoutException e) {
+                service.close();
+                status.close();
+                client.close();
+                throw new IOException(e.getMessage(), e);
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 service.close();
@@ -57,13 +66,14 @@ public final class K8sSchedulerCommand {
                 stopped.countDown();
             }, "k8s-scheduler-shutdown"));
             stopped.await();
-        } catch (IOException | InvalidInputException e) {
+        } catch (IOException | InvalidInputException | YamlConfigLoader.ConfigException e) {
             System.err.println("colocation k8s-scheduler: " + e.getMessage());
             System.exit(2);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            System.err.println("colocation k8s-scheduler: cannot start: " + e);
+            System.err.println("colocation k8s-scheduler: cannot start: " + (e.getMessage() == null ? e.toString()
+                    : e.getMessage().lines().findFirst().orElse("")));
             System.exit(2);
         }
     }

@@ -93,7 +93,7 @@ public final class SchedulerExplainCommand {
             err.println("colocation k8s-scheduler explain: cannot write the result: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
-            err.println("colocation k8s-scheduler explain: cannot use the input: " + e);
+            err.println("colocation k8s-scheduler explain: " + ExplainArguments.unforeseen(e));
             return 1;
         }
     }

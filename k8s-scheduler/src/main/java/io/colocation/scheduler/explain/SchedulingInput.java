@@ -58,16 +58,16 @@ final class SchedulingInput {
         if (nodes.isEmpty()) {
             throw new InvalidInputException("no Node in the input (" + String.join(", ", files) + ")");
         }
-        List<PodInfo> assigned = new ArrayList<>();
-        Map<String, String> assignedTo = new LinkedHashMap<>();
+        // grouped by node once: explain stays linear in nodes + pods (a scan of every pod per node was 195 s at
+        // 20,000 nodes × 60,000 pods)
+        Map<String, List<PodInfo>> assigned = new java.util.HashMap<>();
         List<KubeDocuments.Sourced> pendingDocs = new ArrayList<>();
         for (KubeDocuments.Sourced doc : pods) {
             Pod pod = doc.as(Pod.class);
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             if (node != null && !node.isEmpty()) {
                 if (!Snapshots.terminated(pod)) {
-                    assigned.add(Snapshots.pod(pod, now, where(doc)));
-                    assignedTo.put(Snapshots.key(pod), node);
+                    assigned.computeIfAbsent(node, n -> new ArrayList<>()).add(Snapshots.pod(pod, now, where(doc)));
                 }
             } else if (podName == null || podName.equals(Snapshots.key(pod))) {
                 pendingDocs.add(doc);
@@ -88,7 +88,7 @@ final class SchedulingInput {
         List<NodeInfo> infos = new ArrayList<>();
         for (KubeDocuments.Sourced doc : nodes) {
             Node node = doc.as(Node.class);
-            List<PodInfo> mine = assigned.stream().filter(p -> doc.name().equals(assignedTo.get(p.key()))).toList();
+            List<PodInfo> mine = assigned.getOrDefault(doc.name(), List.of());
             NodeMetric metric = null;
             KubeDocuments.Sourced metricDoc = metrics.get(doc.name());
             if (metricDoc != null) {

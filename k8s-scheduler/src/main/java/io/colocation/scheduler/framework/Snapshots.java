@@ -29,6 +29,9 @@ public final class Snapshots {
 
     /** @param now the placement time of a pod with no PodScheduled condition (one placed just now) */
     public static PodInfo pod(Pod pod, Instant now, String where) throws InvalidInputException {
+        if (pod.getSpec() == null) {
+            throw new InvalidInputException(where + "spec: missing (a Pod has one)");
+        }
         Instant scheduled = conditionTime(pod, "PodScheduled", where);
         return new PodInfo(pod, key(pod), PodClassifier.priorityClass(pod), PodRequests.requests(pod, where),
                 PodRequests.limits(pod, where), scheduled == null ? now : scheduled, conditionTime(pod, "Initialized", where));

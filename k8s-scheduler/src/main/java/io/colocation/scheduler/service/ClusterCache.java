@@ -45,6 +45,7 @@ final class ClusterCache implements AutoCloseable {
     private final Clock clock;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
+    private volatile boolean synced;
     private DecodingInformer<NodeMetric> metrics;
 
     // Guarded by this: the cluster as the informers and the assumptions have it.
@@ -67,9 +68,15 @@ final class ClusterCache implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Starts the informers; {@code changed} hears of every pod added or changed, {@code gone} of every pod deleted. */
-    void start(Consumer<Pod> changed, Consumer<Pod> gone) {
-        nodes = client.nodes().inform(new ResourceEventHandler<>() {
+    /**
+     * Starts the informers and waits until each listed once, all within {@code timeout}; {@code changed} hears of every
+     * pod added or changed, {@code gone} of every pod deleted. An API server that does not list in time (down, or one
+     * that accepts connections and never answers) is an error naming it and what it did not list.
+     */
+    void start(Consumer<Pod> changed, Consumer<Pod> gone, java.time.Duration timeout) throws java.util.concurrent.TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        nodes = client.nodes().runnableInformer(0);
+        nodes.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
                 nodeChanged(node);
@@ -85,13 +92,14 @@ final class ClusterCache implements AutoCloseable {
                 nodeGone(node.getMetadata().getName());
             }
         });
+        await(nodes.start(), "Nodes", deadline, timeout);
         // Each NodeMetric is decoded on its own: one with a wrongly typed field is named and made unreadable, and
         // never stops the watch (a typed informer would stop for good, and a second replica could not start).
         metrics = DecodingInformer.all(client, NodeMetric.class).addListener(this::metricChanged);
         try {
-            metrics.start().toCompletableFuture().join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (!(e.getCause() instanceof KubernetesClientException k) || k.getCode() != 404) {
+            await(metrics.start(), "NodeMetrics", deadline, timeout);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
                 throw e;
             }
             metrics.close();
@@ -99,7 +107,8 @@ final class ClusterCache implements AutoCloseable {
             LOG.warn("the NodeMetric CRD (slo.koordinator.sh) is not installed: LoadAwareScheduling sees no node load;"
                     + " apply conf/kubernetes/crds/ and restart the scheduler");
         }
-        pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
                 podChanged(pod);
@@ -118,6 +127,52 @@ final class ClusterCache implements AutoCloseable {
                 gone.accept(pod);
             }
         });
+        await(pods.start(), "Pods", deadline, timeout);
+        synced = true;
+    }
+
+    /** Waits for an informer's first list; its failure is thrown as it is (a KubernetesClientException says the code). */
+    private void await(java.util.concurrent.CompletionStage<Void> started, String what, long deadline, java.time.Duration timeout)
+            throws java.util.concurrent.TimeoutException {
+        try {
+            started.toCompletableFuture().get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new java.util.concurrent.TimeoutException("the API server " + client.getMasterUrl() + " did not list " + what
+                    + " within " + timeout.toSeconds() + " s (kubernetes.startupTimeoutSeconds)");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("cannot watch " + what + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.TimeoutException("interrupted while waiting for the first list of " + what);
+        }
+    }
+
+    /** Whether every informer has listed once. */
+    boolean synced() {
+        return synced;
+    }
+
+    /** Which informers are not watching now (the API server went away); empty when all are. */
+    List<String> notWatching() {
+        List<String> down = new ArrayList<>();
+        if (nodes == null || !nodes.isWatching()) {
+            down.add("nodes");
+        }
+        if (pods == null || !pods.isWatching()) {
+            down.add("pods");
+        }
+        if (metrics != null && !metrics.isWatching()) {
+            down.add("nodemetrics");
+        }
+        return down;
+    }
+
+    /** NodeMetrics that exist but cannot be read, and why. */
+    java.util.Map<String, String> unreadableMetrics() {
+        return metrics == null ? Map.of() : metrics.unreadable();
     }
 
     private synchronized void nodeChanged(Node node) {

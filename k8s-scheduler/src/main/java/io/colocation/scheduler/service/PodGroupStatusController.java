@@ -58,7 +58,7 @@ final class PodGroupStatusController {
             List<Pod> groupMembers = members.getOrDefault(ns + "/" + name, List.of());
             Map<String, Object> status = map(group.getAdditionalProperties().get("status"));
             Object min = map(group.getAdditionalProperties().get("spec")).get("minMember");
-            Map<String, Object> next = PodGroupStatus.next(status, min instanceof Number n ? n.intValue() : 0, groupMembers,
+            Map<String, Object> next = PodGroupStatus.next(status, PodGroupStatus.minMember(min), groupMembers,
                     clock.instant());
             if (next.equals(status)) {
                 continue;

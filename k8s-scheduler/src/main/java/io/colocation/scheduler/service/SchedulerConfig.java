@@ -1,11 +1,6 @@
 package io.colocation.scheduler.service;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.colocation.runtime.YamlConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +22,7 @@ public final class SchedulerConfig {
     public double backoffMaxSeconds = 10;
     public Status status = new Status();
 
-    /** /healthz and /metrics (Prometheus); all interfaces, for the cluster's Prometheus and the kubelet's probes. */
+    /** /livez, /readyz, /healthz and /metrics (Prometheus); all interfaces, for the cluster's Prometheus and the kubelet's probes. */
     public static final class Status {
         public String bindAddress = "0.0.0.0";
         /** 0 picks a free port. */
@@ -38,6 +33,8 @@ public final class SchedulerConfig {
         /** A kubeconfig file; empty: in-cluster service account, else ~/.kube/config. */
         public String kubeconfig = "";
         public String masterUrl = "";
+        /** How long to wait at start for the API server to list Nodes, NodeMetrics and Pods once. */
+        public int startupTimeoutSeconds = 60;
     }
 
     /** One replica binds at a time: a coordination.k8s.io Lease, as kube-scheduler's. */
@@ -50,29 +47,23 @@ public final class SchedulerConfig {
         public int retryPeriodSeconds = 2;
     }
 
-    /** Reads the file; a bad file or value is one message naming the file and the setting. */
-    public static SchedulerConfig load(Path file) throws IOException {
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-        SchedulerConfig c;
-        try {
-            c = Files.size(file) == 0 ? new SchedulerConfig() : yaml.readValue(file.toFile(), SchedulerConfig.class);
-        } catch (JsonMappingException e) {
-            String field = e.getPath().stream().map(r -> r.getFieldName() == null ? "[" + r.getIndex() + "]" : r.getFieldName())
-                    .reduce((a, b) -> a + "." + b).orElse("");
-            throw new IOException(file + ": " + (field.isEmpty() ? "" : "setting '" + field + "': ")
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
-        }
-        List<String> problems = c.validate();
-        if (!problems.isEmpty()) {
-            throw new IOException(file + ": " + String.join("; ", problems));
-        }
-        return c;
+    public static final String OVERRIDE_PREFIX = "k8s-scheduler.";
+
+    /**
+     * Reads the file by the parts' one convention ({@code ${VAR:-default}}, {@code -Dk8s-scheduler.<path>=value}); a bad
+     * file or value is one message naming the file and the setting.
+     */
+    public static SchedulerConfig load(Path file) throws YamlConfigLoader.ConfigException {
+        return YamlConfigLoader.fromProcess(SchedulerConfig.class, OVERRIDE_PREFIX, SchedulerConfig::validate).load(file);
     }
 
-    List<String> validate() {
+    public List<String> validate() {
         List<String> p = new ArrayList<>();
         if (schedulerName == null || schedulerName.isBlank()) {
             p.add("schedulerName is empty");
+        }
+        if (kubernetes.startupTimeoutSeconds < 1) {
+            p.add("kubernetes.startupTimeoutSeconds must be at least 1, got " + kubernetes.startupTimeoutSeconds);
         }
         if (clientBurst < 1) {
             p.add("clientBurst must be at least 1, got " + clientBurst);

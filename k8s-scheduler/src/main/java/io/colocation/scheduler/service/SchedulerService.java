@@ -1,7 +1,11 @@
 package io.colocation.scheduler.service;
 
+import io.colocation.api.concurrent.Daemons;
+
 import io.colocation.api.InvalidInputException;
+import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
+import java.util.concurrent.TimeoutException;
 import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Handle;
@@ -23,7 +27,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -84,6 +87,16 @@ public final class SchedulerService implements AutoCloseable {
             .buckets(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1).register(registry);
     private volatile State state = State.LATENT;
     private volatile boolean leading;
+    /** The loop's last round (System.nanoTime); it comes round at least every half second while it leads. */
+    private volatile long loopBeat = System.nanoTime();
+    private volatile Instant lastBound;
+    private final Instant created;
+    private ApiServerProbe probe;
+    private ObservedLease lease;
+    /** A leading loop silent this long is stuck: liveness fails so the kubelet restarts the replica. */
+    static final Duration LOOP_STALL = Duration.ofSeconds(60);
+    /** An API server silent this long makes the replica unready. */
+    static final Duration API_STALE = Duration.ofSeconds(20);
     private volatile Thread loop;
     private volatile CompletableFuture<?> election;
 
@@ -100,6 +113,7 @@ public final class SchedulerService implements AutoCloseable {
         this.client = client;
         this.identity = identity;
         this.clock = clock;
+        this.created = clock.instant();
         this.cache = new ClusterCache(client, clock);
         // Bindings and Events each have the configured rate, as kube-scheduler's client and event client do.
         this.writes = new WriteRate(config.clientQps, config.clientBurst);
@@ -140,23 +154,11 @@ public final class SchedulerService implements AutoCloseable {
         }
         this.queue = new PendingQueue(profile.queueSort(), clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
                 Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
-        this.permitTimer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "k8s-scheduler-permit-timer");
-            t.setDaemon(true);
-            return t;
-        });
-        this.podGroupSync = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "k8s-scheduler-podgroup-status");
-            t.setDaemon(true);
-            return t;
-        });
+        this.permitTimer = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-permit-timer"));
+        this.podGroupSync = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-podgroup-status"));
         this.podGroups = new PodGroupStatusController(client, cache::pods, clock);
         this.events = new EventRecorder(client, config.schedulerName, clock, new WriteRate(config.clientQps, config.clientBurst)::acquire);
-        this.binding = Executors.newFixedThreadPool(BINDERS, r -> {
-            Thread t = new Thread(r, "k8s-scheduler-bind");
-            t.setDaemon(true);
-            return t;
-        });
+        this.binding = Executors.newFixedThreadPool(BINDERS, Daemons.named("k8s-scheduler-bind"));
         new Collector() {
             @Override
             public List<MetricFamilySamples> collect() {
@@ -176,14 +178,20 @@ public final class SchedulerService implements AutoCloseable {
         return registry;
     }
 
-    public synchronized void start() {
+    /**
+     * Lists the cluster (within {@code kubernetes.startupTimeoutSeconds}), then schedules while it leads.
+     *
+     * @throws TimeoutException when the API server did not list in time (the message names it and what)
+     */
+    public synchronized void start() throws TimeoutException {
         if (state != State.LATENT) {
             throw new IllegalStateException("scheduler already " + state);
         }
+        probe = new ApiServerProbe(client, Duration.ofSeconds(5), clock).start();
         cache.start(this::changed, p -> {
             queue.remove(Snapshots.key(p));
             waits.reject(Snapshots.key(p), "the pod was deleted");
-        });
+        }, Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
         permitTimer.scheduleWithFixedDelay(() -> {
             try {
                 waits.expire(clock.instant());
@@ -214,7 +222,8 @@ public final class SchedulerService implements AutoCloseable {
     private void elect() {
         LeaderElectionConfigBuilder b = new LeaderElectionConfigBuilder()
                 .withName(config.leaderElection.leaseName)
-                .withLock(new LeaseLock(config.leaderElection.leaseNamespace, config.leaderElection.leaseName, identity))
+                .withLock(lease = new ObservedLease(config.leaderElection.leaseNamespace, config.leaderElection.leaseName, identity,
+                        clock))
                 .withLeaseDuration(Duration.ofSeconds(config.leaderElection.leaseDurationSeconds))
                 .withRenewDeadline(Duration.ofSeconds(config.leaderElection.renewDeadlineSeconds))
                 .withRetryPeriod(Duration.ofSeconds(config.leaderElection.retryPeriodSeconds))
@@ -234,8 +243,8 @@ public final class SchedulerService implements AutoCloseable {
             return;
         }
         leading = true;
-        Thread t = new Thread(this::run, "k8s-scheduler-loop");
-        t.setDaemon(true);
+        loopBeat = System.nanoTime();
+        Thread t = Daemons.named("k8s-scheduler-loop").newThread(this::run);
         loop = t;
         t.start();
         LOG.info("{} ({}) leads: binding pods", config.schedulerName, identity);
@@ -265,6 +274,7 @@ public final class SchedulerService implements AutoCloseable {
 
     private void run() {
         while (leading && state == State.STARTED && Thread.currentThread() == loop) {
+            loopBeat = System.nanoTime();
             try {
                 Optional<Map.Entry<String, Pod>> next = queue.take(Duration.ofMillis(500));
                 if (next.isPresent() && leading) {
@@ -429,10 +439,66 @@ public final class SchedulerService implements AutoCloseable {
             return;
         }
         bound.incrementAndGet();
+        lastBound = clock.instant();
         queue.remove(key);
         events.normal(EventRecorder.Involved.of(pod), "Scheduled", "Successfully assigned " + key + " to " + e.node(), null);
         LOG.debug("pod {} bound to {}", key, e.node());
         attemptSeconds.labels("scheduled").observe((System.nanoTime() - e.startNanos()) / 1e9);
+    }
+
+    /** Null while this replica works; otherwise why it should be restarted (liveness). */
+    public String notLive() {
+        if (state == State.CLOSED) {
+            return "the scheduler is closed";
+        }
+        long silent = System.nanoTime() - loopBeat;
+        if (leading && silent > LOOP_STALL.toNanos()) {
+            return "the scheduling loop has not come round for " + Duration.ofNanos(silent).toSeconds() + " s while leading ("
+                    + queue.size() + " pods pending): a plugin or a binding hangs";
+        }
+        return null;
+    }
+
+    /**
+     * Null while this replica can do its work; otherwise why not (readiness): still listing, the API server not
+     * answering or not watched, or the Lease out of reach so that it cannot lead.
+     */
+    public String notReady() {
+        if (state == State.LATENT) {
+            return "starting: the first lists of Nodes, NodeMetrics and Pods are not in yet";
+        }
+        if (state == State.CLOSED) {
+            return "the scheduler is closed";
+        }
+        String api = probe.problem(API_STALE);
+        if (api != null) {
+            return api;
+        }
+        List<String> down = cache.notWatching();
+        if (!down.isEmpty()) {
+            return "not watching " + String.join(", ", down) + " on " + client.getMasterUrl() + " (reconnecting)";
+        }
+        if (config.leaderElection.enabled && !leading) {
+            Instant last = lease.lastSuccess();
+            Duration limit = Duration.ofSeconds(2L * config.leaderElection.leaseDurationSeconds);
+            Instant now = clock.instant();
+            if (Duration.between(last == null ? created : last, now).compareTo(limit) > 0) {
+                return "cannot lead: the Lease " + config.leaderElection.leaseNamespace + "/" + config.leaderElection.leaseName
+                        + (last == null ? " was never read" : " was last read " + Duration.between(last, now).toSeconds() + " s ago")
+                        + (lease.lastError() == null ? "" : ": " + lease.lastError());
+            }
+        }
+        return null;
+    }
+
+    /** When a pod was last bound by this replica; null: never. */
+    public Instant lastBound() {
+        return lastBound;
+    }
+
+    /** NodeMetrics that exist but cannot be read, and why (their nodes are treated as expired by LoadAware). */
+    public Map<String, String> unreadableNodeMetrics() {
+        return cache.unreadableMetrics();
     }
 
     /** Attempts, pods bound, unschedulable outcomes, the queue's length and the pods waiting at Permit now. */
@@ -456,5 +522,8 @@ public final class SchedulerService implements AutoCloseable {
         binding.shutdownNow();
         events.close();
         cache.close();
+        if (probe != null) {
+            probe.close();
+        }
     }
 }

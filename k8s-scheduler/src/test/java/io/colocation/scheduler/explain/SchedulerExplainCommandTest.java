@@ -365,4 +365,58 @@ class SchedulerExplainCommandTest {
         list.forEach(n -> out.add(n.asText()));
         return out;
     }
+
+    /** A rich input with one field set to null, each in turn: a decision, or an error naming the file; never an exception. */
+    @org.junit.jupiter.api.TestFactory
+    java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> aNullFieldAnywhereIsADecisionOrANamedError() throws Exception {
+        String node = node("n1", "32", "64Gi", ", kubernetes.io/batch-cpu: \"20000\", kubernetes.io/batch-memory: 20Gi");
+        String prod = pod("web", "n1", 9500, "cpu: \"4\", memory: 8Gi", "2026-11-23T07:59:40Z");
+        String batch = """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: spark-exec, namespace: default, labels: {app: spark}}
+                spec:
+                  schedulerName: koord-scheduler
+                  priority: 5500
+                  tolerations: [{key: dedicated, operator: Equal, value: batch, effect: NoSchedule}]
+                  affinity:
+                    nodeAffinity:
+                      requiredDuringSchedulingIgnoredDuringExecution:
+                        nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]
+                  containers:
+                  - name: main
+                    resources:
+                      requests: {kubernetes.io/batch-cpu: "2000", kubernetes.io/batch-memory: 4Gi}
+                      limits: {kubernetes.io/batch-cpu: "4000", kubernetes.io/batch-memory: 4Gi}
+                ---
+                """;
+        String pods = "  podsMetric:\n  - {namespace: default, name: web, priority: koord-prod, podUsage: {resources: {cpu: \"1\", memory: 2Gi}}}";
+        String input = node.replace("metadata: {name: n1}", "metadata: {name: n1, labels: {zone: a}}\n"
+                + "spec: {taints: [{key: dedicated, value: batch, effect: NoSchedule}]}")
+                + prod + batch + metric("n1", NOW, "10", "20Gi", pods);
+        assertEquals(0, run(input, null).exit(), "the unchanged input is valid");
+        List<JsonNode> docs = new ArrayList<>();
+        ObjectMapper yaml = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        try (var it = yaml.readerFor(JsonNode.class).readValues(input)) {
+            while (it.hasNext()) {
+                JsonNode d = (JsonNode) it.next();
+                if (d != null && d.isObject()) {
+                    docs.add(d);
+                }
+            }
+        }
+        List<org.junit.jupiter.api.DynamicTest> cases = new ArrayList<>();
+        for (io.colocation.testsupport.cli.NullFieldVariants.Variant v : io.colocation.testsupport.cli.NullFieldVariants.of(docs)) {
+            cases.add(org.junit.jupiter.api.DynamicTest.dynamicTest(v.field() + " = null", () -> {
+                Run r = run(JSON.writeValueAsString(v.documents()), null);
+                assertTrue(r.exit() == 0 || r.exit() == 1, v.field() + " = null: " + r.err());
+                if (r.exit() == 1) {
+                    // a named error: the file, or the objects the choice is between; never an unforeseen shape
+                    assertTrue((r.err().contains("input.yaml") || r.err().contains("pending Pods")) && !r.err().contains("Exception")
+                            && !r.err().contains("java.") && !r.err().contains("cannot use the input"), v.field() + " = null: " + r.err());
+                }
+            }));
+        }
+        return cases.stream();
+    }
 }

@@ -38,6 +38,8 @@ class GangSchedulingOnApiServerTest {
         if (service != null) {
             service.close();
         }
+        // pods first: without a controller manager a deleted namespace keeps them, pending, for the next test's scheduler
+        client.pods().inNamespace(NS).withGracePeriod(0).delete();
         client.namespaces().withName(NS).delete();
         client.nodes().withName("gang-node").delete();
     }

@@ -37,6 +37,7 @@ class LeaderElectionOnApiServerTest {
     static void stop(KubernetesClient client) {
         replicas.forEach(SchedulerService::close);
         clients.forEach(KubernetesClient::close);
+        client.pods().inNamespace(NS).withGracePeriod(0).delete(); // a bare API server leaves them pending otherwise
         client.namespaces().withName(NS).delete();
         client.nodes().withName("ha-node").delete();
     }

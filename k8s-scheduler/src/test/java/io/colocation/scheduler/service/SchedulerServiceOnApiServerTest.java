@@ -39,6 +39,7 @@ class SchedulerServiceOnApiServerTest {
         if (service != null) {
             service.close();
         }
+        client.pods().inNamespace(NS).withGracePeriod(0).delete(); // a bare API server leaves them pending otherwise
         client.namespaces().withName(NS).delete();
         for (String n : List.of("sched-small", "sched-big", "sched-hot", "sched-stale")) {
             client.nodes().withName(n).delete();
@@ -102,8 +103,15 @@ class SchedulerServiceOnApiServerTest {
         String running = execs.stream().filter(p -> !p.equals(waiting)).findFirst().orElseThrow();
         client.pods().inNamespace(NS).withName(running).withGracePeriod(0).delete();
         Await.until(Duration.ofSeconds(30), () -> "sched-big".equals(nodeOf(client, waiting)));
-        try (StatusServer status = new StatusServer(service)) {
+        try (io.colocation.runtime.StatusServer status = SchedulerStatus.of(service)) {
             java.net.InetSocketAddress at = status.start("127.0.0.1", 0);
+            for (String[] probe : new String[][] {{"/livez", "ok\n"}, {"/readyz", "ok\n"}, {"/healthz", "ok: leader\n"}}) {
+                java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                        .newBuilder(java.net.URI.create("http://127.0.0.1:" + at.getPort() + probe[0])).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), probe[0] + ": " + r.body());
+                assertEquals(probe[1], r.body(), probe[0]);
+            }
             String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                     java.net.URI.create("http://127.0.0.1:" + at.getPort() + "/metrics")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();

@@ -69,15 +69,16 @@ record Gang(String id, int minMember, Duration waitingTime, boolean strict, Stri
                 throw new Unusable("PodGroup " + ns + "/" + group + " does not exist (yet)");
             }
             Object spec = pg.getAdditionalProperties().get("spec");
-            Object min = spec instanceof Map<?, ?> m ? m.get("minMember") : null;
-            if (!(min instanceof Number n) || n.intValue() < 1) {
-                throw new Unusable("PodGroup " + ns + "/" + group + " has no spec.minMember of at least 1");
+            int min = PodGroupStatus.minMember(spec instanceof Map<?, ?> m ? m.get("minMember") : null);
+            if (min < 1) {
+                throw new Unusable("PodGroup " + ns + "/" + group + " has no spec.minMember from 1 to " + Integer.MAX_VALUE
+                        + " (an int32), found " + (spec instanceof Map<?, ?> m ? m.get("minMember") : null));
             }
             Object timeout = spec instanceof Map<?, ?> m ? m.get("scheduleTimeoutSeconds") : null;
             Duration waiting = timeout instanceof Number t && t.longValue() > 0 ? Duration.ofSeconds(t.longValue()) : null;
             Map<String, String> pgAnnotations = pg.getMetadata().getAnnotations() == null ? Map.of() : pg.getMetadata().getAnnotations();
             String id = ns + "/" + group;
-            return Optional.of(new Gang(id, n.intValue(), waiting, strict(pgAnnotations), matchPolicy(pgAnnotations),
+            return Optional.of(new Gang(id, min, waiting, strict(pgAnnotations), matchPolicy(pgAnnotations),
                     group(pgAnnotations, id)));
         }
         String name = annotations.get(ANNOTATION_NAME);

@@ -33,6 +33,18 @@ public final class PodGroupStatus {
     }
 
     /**
+     * A PodGroup's {@code spec.minMember} (an int32 in the CRD, whose schema a cluster may not enforce): the whole number
+     * it is, or 0 when it is none, a fraction, or beyond an int32 (4294967297 must not wrap to 1 and let one pod through).
+     */
+    public static int minMember(Object value) {
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof java.math.BigInteger) {
+            long v = value instanceof java.math.BigInteger b ? (b.bitLength() < 63 ? b.longValue() : Long.MAX_VALUE) : ((Number) value).longValue();
+            return v >= 1 && v <= Integer.MAX_VALUE ? (int) v : 0;
+        }
+        return 0;
+    }
+
+    /**
      * @param status    the PodGroup's current {@code status} (empty when it has none)
      * @param minMember its {@code spec.minMember}
      * @param members   the pods labelled with it in its namespace

@@ -45,8 +45,9 @@ public final class NodeAffinity implements FilterPlugin {
         return Status.SUCCESS;
     }
 
+    /** No terms (none, or a null list) match no node, as in kube-scheduler. */
     private static boolean matchesAny(List<NodeSelectorTerm> terms, Map<String, String> labels, String nodeName) {
-        for (NodeSelectorTerm term : terms) {
+        for (NodeSelectorTerm term : terms == null ? List.<NodeSelectorTerm>of() : terms) {
             boolean empty = (term.getMatchExpressions() == null || term.getMatchExpressions().isEmpty())
                     && (term.getMatchFields() == null || term.getMatchFields().isEmpty());
             if (empty) {
@@ -73,6 +74,9 @@ public final class NodeAffinity implements FilterPlugin {
 
     private static boolean matches(NodeSelectorRequirement r, String value) {
         List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        if (r.getOperator() == null) {
+            return false; // no operator matches nothing, as an unknown one
+        }
         return switch (r.getOperator()) {
             case "In" -> value != null && values.contains(value);
             case "NotIn" -> value == null || !values.contains(value);
