@@ -130,6 +130,8 @@ public final class Sandbox implements AutoCloseable {
                         "-Dkoordlet.simulatedLoadFile=" + load, "-Dkoordlet.status.port=0",
                         "-Dkoordlet.prediction.checkpointDir=" + work.resolve("checkpoints-" + node),
                         "-Dkoordlet.yarn.copilotUrl=" + (nodeManagers.isEmpty() ? "" : nodeManagers.get(i).copilotUrl()),
+                        // the NodeManagers run in this JVM, as whoever runs the sandbox
+                        "-Dkoordlet.yarn.nodeManagerUsers=" + System.getProperty("user.name"),
                         "-Dkoordlet.qos.enforceOnSimulatedLoad=" + (i == 0 && host.tier() != null)));
                 parts.push(ChildProcess.start("koordlet " + node, launcher, List.of("koordlet", conf.resolve("koordlet.yml").toString()), opts,
                         Map.of("NODE_NAME", node), logs.resolve("koordlet-" + node + ".log"), Duration.ofSeconds(60), () -> reported(client, node)));

@@ -1,5 +1,7 @@
 package io.colocation.sandbox.parts;
 
+import io.colocation.api.concurrent.Daemons;
+
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.qos.agent.QoSOptions;
@@ -36,11 +38,7 @@ public final class HostBestEffortTier implements AutoCloseable {
         this.writer = writer;
         this.be = writer.layout().qosDir("BestEffort");
         this.yarnParent = QoSOptions.defaults().yarnParentUnder(be); // where the koordlet, as configured, puts them
-        this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "sandbox-host-tier");
-            t.setDaemon(true);
-            return t;
-        });
+        this.watcher = Executors.newSingleThreadScheduledExecutor(Daemons.named("sandbox-host-tier"));
         watcher.scheduleWithFixedDelay(() -> containersSeen.addAll(writer.descendants(yarnParent, 1)), 1, 1, TimeUnit.SECONDS);
     }
 

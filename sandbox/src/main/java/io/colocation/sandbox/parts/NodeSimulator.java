@@ -1,5 +1,9 @@
 package io.colocation.sandbox.parts;
 
+import io.colocation.api.concurrent.Daemons;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.KubeTime;
 import io.colocation.model.pod.PodClassifier;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -38,11 +42,7 @@ public final class NodeSimulator implements AutoCloseable {
 
     private final KubernetesClient client;
     private final Set<String> nodes;
-    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "node-simulator");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(Daemons.named("node-simulator"));
     private final AtomicInteger succeeded = new AtomicInteger();
     private Instant lastHeartbeat = Instant.EPOCH;
 
@@ -103,14 +103,14 @@ public final class NodeSimulator implements AutoCloseable {
                     });
                 }
             }
-        } catch (KubernetesClientException e) {
+        } catch (KubernetesClientException | InvalidInputException e) {
             LOG.warn("node simulator: {}", e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("node simulator", e);
         }
     }
 
-    private void step(Pod pod, Instant now) {
+    private void step(Pod pod, Instant now) throws InvalidInputException {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         var pods = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
         if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -134,8 +134,8 @@ public final class NodeSimulator implements AutoCloseable {
             return;
         }
         String run = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(RUN_SECONDS);
-        if (phase.equals("Running") && run != null && pod.getStatus().getStartTime() != null
-                && Instant.parse(pod.getStatus().getStartTime()).plusSeconds(Long.parseLong(run)).isBefore(now)) {
+        Instant started = KubeTime.parseOptional(pod.getStatus().getStartTime(), "Pod " + pod.getMetadata().getName() + ": status.startTime");
+        if (phase.equals("Running") && run != null && started != null && started.plusSeconds(Long.parseLong(run)).isBefore(now)) {
             pod.getStatus().setPhase("Succeeded");
             pod.getStatus().setConditions(List.of(new PodConditionBuilder().withType("Ready").withStatus("False")
                     .withReason("PodCompleted").withLastTransitionTime(now.toString()).build()));

@@ -1,5 +1,7 @@
 package io.colocation.copilot;
 
+import io.colocation.api.concurrent.Daemons;
+
 import java.util.Collections;
 import java.util.Optional;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -66,11 +68,7 @@ final class CopilotHttpServer {
 
     InetSocketAddress start(String bindAddress, int port) throws IOException {
         server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
-        executor = Executors.newFixedThreadPool(4, r -> {
-            Thread t = new Thread(r, "yarn-copilot-http");
-            t.setDaemon(true);
-            return t;
-        });
+        executor = Executors.newFixedThreadPool(4, Daemons.named("yarn-copilot-http"));
         server.setExecutor(executor);
         server.createContext("/", this::handle);
         server.start();

@@ -1,5 +1,7 @@
 package io.colocation.copilot;
 
+import io.colocation.api.concurrent.Daemons;
+
 import java.nio.charset.StandardCharsets;
 import java.io.Closeable;
 import java.io.IOException;
@@ -34,8 +36,7 @@ final class ExitCodeWatcher implements Closeable {
     ExitCodeWatcher(BiConsumer<String, Integer> onExit) throws IOException {
         this.watcher = FileSystems.getDefault().newWatchService();
         this.onExit = onExit;
-        this.thread = new Thread(this::run, "yarn-copilot-exit-codes");
-        thread.setDaemon(true);
+        this.thread = Daemons.named("yarn-copilot-exit-codes").newThread(this::run);
         thread.start();
     }
 

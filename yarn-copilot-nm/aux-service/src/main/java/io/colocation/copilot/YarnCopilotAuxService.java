@@ -1,5 +1,7 @@
 package io.colocation.copilot;
 
+import io.colocation.api.concurrent.Daemons;
+
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import java.nio.file.Paths;
 import io.colocation.copilot.api.CopilotApi;
@@ -90,11 +92,7 @@ public class YarnCopilotAuxService extends AuxiliaryService {
         exitCodes = new ExitCodeWatcher(registry::recordExitCode);
         registry.watchExitCodes(exitCodes);
         address = http.start(bindAddress, port);
-        refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "yarn-copilot-refresh");
-            t.setDaemon(true);
-            return t;
-        });
+        refresher = Executors.newSingleThreadScheduledExecutor(Daemons.named("yarn-copilot-refresh"));
         refresher.scheduleWithFixedDelay(this::refresh, 0, refreshMillis, TimeUnit.MILLISECONDS);
         LOG.info("YARN copilot serving on http://{}:{} (loopback callers only, {})", address.getHostString(), address.getPort(),
                 http.tokenFile() == null ? "no token" : "token in " + http.tokenFile());
