@@ -9,11 +9,12 @@ import io.colocation.koordlet.cache.MetricCache;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.collect.HostSample;
+import io.colocation.koordlet.collect.PodTargets;
 import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.koordlet.kube.CollectPolicy;
-import io.colocation.koordlet.kube.HostApplications;
+import io.colocation.koordlet.kube.NodeSpecs;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.predict.PeakPredictServer;
 import io.colocation.koordlet.qos.agent.AgentState;
@@ -25,8 +26,8 @@ import io.colocation.koordlet.report.NodeMetricReporter;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;
 import io.colocation.koordlet.report.ReportInputs;
 import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.koordlet.yarn.CopilotListing;
 import io.colocation.kube.client.ApiServerProbe;
-import io.colocation.model.GoDuration;
 import io.colocation.model.Resources;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * status every {@code reportIntervalSeconds} of the NodeMetric spec. Lifecycle LATENT → STARTED → CLOSED.
  * Three threads: one only collects (so a slow API server never delays a sample), one asks the copilot (so a slow or
  * hostile copilot never delays a sample or a report: its answers are bounded in time and size, and a list older than
- * {@link #yarnListMaxAge()} counts as unknown), and one does the rest that talks to the outside (report, prediction,
+ * {@link CopilotListing#maxAge()} counts as unknown), and one does the rest that talks to the outside (report, prediction,
  * checkpoints).
  */
 public final class Koordlet implements AutoCloseable {
@@ -75,17 +76,16 @@ public final class Koordlet implements AutoCloseable {
     private final PeakPredictServer predictor;
     private final NodeMetricReporter reporter;
     private final DistinctWarnings inputWarnings = new DistinctWarnings(LOG);
+    private final NodeSpecs specs;
+    private final PodTargets podTargets = new PodTargets();
+    /** The copilot's list of YARN containers; null when YARN is not measured. */
+    private final CopilotListing listing;
     private final Map<String, Long> reportCounts = new ConcurrentHashMap<>();
     private final AtomicLong collectNanos = new AtomicLong();
     private final Duration trainingInterval;
     private final Duration coldStart;
 
     private final Lifecycle lifecycle = new Lifecycle("koordlet");
-    private volatile Optional<List<CollectTargets.YarnTarget>> yarnContainers = Optional.empty();
-    /** When the copilot last answered a list (agent clock, ms); 0: never. */
-    private volatile long yarnListMillis;
-    private final String yarnParent;
-    private volatile Map<String, String> podNames = Map.of();
     private volatile LastReport lastReport;
     private volatile Optional<ProdReclaimablePredictor.Result> prediction = Optional.empty();
     private volatile long lastCollectMillis;
@@ -98,18 +98,11 @@ public final class Koordlet implements AutoCloseable {
     private long collectRounds;
     /** Containers are measured in every this-many-th sample; 0: never. */
     private final int containerEvery;
-    /** Pod uid → its last target; the collect thread's own. */
-    private Map<String, PodTargetEntry> podTargetCache = Map.of();
     private ScheduledExecutorService collectThread;
     private ScheduledExecutorService workThread;
     private ScheduledExecutorService copilotThread;
     private Instant lastTraining = Instant.EPOCH;
     private Instant lastHousekeeping = Instant.EPOCH;
-    private String sloVersion;
-    private List<HostApplications.HostApp> hostApps = List.of();
-    private String metricVersion;
-    private CollectPolicy policy = CollectPolicy.DEFAULT;
-    private boolean policyRead;
 
     /** @param copilot null when YARN is not measured */
     public Koordlet(KoordletConfig config, KubernetesClient client, UsageSource source, CgroupLayout layout, CopilotClient copilot,
@@ -136,7 +129,10 @@ public final class Koordlet implements AutoCloseable {
                 KoordletConfig.duration(config.prediction.modelCheckpointInterval, "prediction.modelCheckpointInterval"),
                 config.prediction.modelCheckpointMaxPerStep), new PredictionCheckpointStore(Path.of(config.prediction.checkpointDir)));
         this.reporter = new NodeMetricReporter(client, config.nodeName);
-        this.yarnParent = QoSOptions.yarnParent(config.qos.yarnCgroupParent, layout.qosDir("BestEffort"));
+        this.specs = new NodeSpecs(watches, config.nodeName, layout, copilot == null ? null : config.yarn.hostApplicationName,
+                inputWarnings);
+        this.listing = copilot == null ? null : new CopilotListing(copilot,
+                QoSOptions.yarnParent(config.qos.yarnCgroupParent, layout.qosDir("BestEffort")), config.yarn.refreshSeconds, clock);
     }
 
     public synchronized void start() throws NodeWatches.StartupException {
@@ -156,25 +152,29 @@ public final class Koordlet implements AutoCloseable {
         workThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-work"));
         if (copilot != null) {
             copilotThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-copilot"));
-            copilotThread.scheduleWithFixedDelay(this::refreshCopilot, 0, config.yarn.refreshSeconds, TimeUnit.SECONDS);
+            copilotThread.scheduleWithFixedDelay(listing::refresh, 0, config.yarn.refreshSeconds, TimeUnit.SECONDS);
         }
         collectThread.scheduleAtFixedRate(this::collectOnce, 0, config.collect.intervalSeconds, TimeUnit.SECONDS);
         workThread.scheduleWithFixedDelay(this::workOnce, 1, 1, TimeUnit.SECONDS);
     }
 
+    /** The copilot's last list while it is recent enough; unknown (empty) without a copilot or a recent answer. */
+    private Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
+        return listing == null ? Optional.empty() : listing.current();
+    }
 
     /** One sample: targets from the watches, the copilot's list and the NodeSLO; then into the cache. */
     void collectOnce() {
         try {
             long start = System.nanoTime();
-            List<CollectTargets.PodTarget> podTargets = podTargets(watches.pods());
-            readSpecs();
-            Optional<List<CollectTargets.YarnTarget>> yarn = currentYarnContainers();
-            List<CollectTargets.HostAppTarget> apps = hostApps.stream()
+            List<CollectTargets.PodTarget> podTargets = this.podTargets.of(watches.pods());
+            specs.refresh();
+            Optional<List<CollectTargets.YarnTarget>> yarn = yarnContainers();
+            List<CollectTargets.HostAppTarget> apps = specs.hostApps().stream()
                     .map(a -> new CollectTargets.HostAppTarget(a.name(), a.cgroupDir())).toList();
             boolean containers = containerEvery > 0 && collectRounds++ % containerEvery == 0;
             CollectTargets targets = new CollectTargets(podTargets, containers, apps, yarn.isPresent(), yarn.orElse(List.of()),
-                    policy.memoryPolicy());
+                    specs.policy().memoryPolicy());
             HostSample sample = source.collect(targets, clock.millis());
             cache.append(sample);
             if (containers) {
@@ -185,82 +185,6 @@ public final class Koordlet implements AutoCloseable {
         } catch (RuntimeException e) {
             // A bug must not stop the loop: the next sample is tried in one interval.
             LOG.error("koordlet: collecting failed; trying again next interval", e);
-        }
-    }
-
-    /**
-     * This sample's pods, each computed again only when its resourceVersion changed (a pod's kube QoS needs its
-     * resources parsed, which every second for every pod would cost more than reading its cgroup).
-     */
-    private List<CollectTargets.PodTarget> podTargets(List<Pod> pods) {
-        Map<String, PodTargetEntry> next = new java.util.HashMap<>(pods.size() * 2);
-        List<CollectTargets.PodTarget> result = new java.util.ArrayList<>(pods.size());
-        boolean changed = pods.size() != podTargetCache.size();
-        for (Pod p : pods) {
-            String uid = p.getMetadata().getUid();
-            String version = p.getMetadata().getResourceVersion();
-            PodTargetEntry e = uid == null ? null : podTargetCache.get(uid);
-            if (e == null || !java.util.Objects.equals(e.version(), version)) {
-                e = new PodTargetEntry(version, NodeInputs.podTarget(p));
-                changed = true;
-            }
-            if (uid != null) {
-                next.put(uid, e);
-            }
-            if (e.target() != null) {
-                result.add(e.target());
-            }
-        }
-        podTargetCache = next;
-        if (changed) {
-            Map<String, String> names = new java.util.HashMap<>();
-            result.forEach(t -> names.put(t.uid(), t.key()));
-            podNames = names;
-        }
-        return result;
-    }
-
-    private record PodTargetEntry(String version, CollectTargets.PodTarget target) {
-    }
-
-    /**
-     * Re-reads the NodeMetric spec and NodeSLO only when their resourceVersion changed. A NodeMetric that cannot be read
-     * (named in {@link #problems()}) leaves the collect policy in force as it is.
-     */
-    private synchronized void readSpecs() {
-        Optional<NodeMetric> metric = watches.nodeMetric();
-        var entry = watches.nodeMetricEntry();
-        String mv = entry.map(e -> e.resourceVersion()).orElse("");
-        if (!mv.equals(metricVersion) && entry.map(e -> e.readable()).orElse(true)) {
-            metricVersion = mv;
-            CollectPolicy read = CollectPolicy.of(metric.map(NodeMetric::getSpec).orElse(null));
-            // Most changes are our own status writes: only a changed spec is news.
-            if (!read.equals(policy) || !policyRead) {
-                policyRead = true;
-                policy = read;
-                warnAll("NodeMetric " + config.nodeName + " spec", policy.problems());
-                LOG.info("collect policy: aggregate {}s, report every {}s, durations {}, memory {}", policy.aggregateWindow().getSeconds(),
-                    policy.reportInterval().getSeconds(), policy.aggregateDurations().stream().map(GoDuration::format).toList(),
-                        policy.memoryPolicy().wireName());
-            }
-        }
-        Optional<NodeSLO> slo = watches.nodeSlo();
-        String sv = slo.map(s -> s.getMetadata().getResourceVersion()).orElse("");
-        if (!sv.equals(sloVersion)) {
-            sloVersion = sv;
-            HostApplications.Parsed parsed = HostApplications.parse(
-                    slo.map(NodeSLO::getSpec).map(NodeSLO.Spec::hostApplications).orElse(null), layout,
-                    copilot == null ? null : config.yarn.hostApplicationName);
-            hostApps = parsed.apps();
-            warnAll("NodeSLO " + config.nodeName + " hostApplications", parsed.problems());
-        }
-    }
-
-    private void warnAll(String subject, List<String> problems) {
-        if (problems.isEmpty()) {
-            inputWarnings.resolved(subject);
-        } else {
-            inputWarnings.warn(subject, String.join("; ", problems));
         }
     }
 
@@ -280,7 +204,7 @@ public final class Koordlet implements AutoCloseable {
                 predictor.collectGarbage(now);
                 predictor.checkpoint(now, false);
             }
-            CollectPolicy p = currentPolicy();
+            CollectPolicy p = specs.policy();
             LastReport last = lastReport;
             if (lastCollectMillis > 0 && (last == null || Duration.between(last.time(), now).compareTo(p.reportInterval()) >= 0)) {
                 report(now, p);
@@ -288,39 +212,6 @@ public final class Koordlet implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("koordlet: periodic work failed; trying again in a second", e);
         }
-    }
-
-    private synchronized CollectPolicy currentPolicy() {
-        return policy;
-    }
-
-    private synchronized List<HostApplications.HostApp> currentHostApps() {
-        return hostApps;
-    }
-
-    /** Asks the copilot for its list; the copilot thread's own. */
-    void refreshCopilot() {
-        try {
-            Optional<List<CollectTargets.YarnTarget>> listed = copilot.runningContainers(yarnParent);
-            if (listed.isPresent()) {
-                yarnListMillis = clock.millis();
-            }
-            yarnContainers = listed;
-        } catch (RuntimeException e) {
-            yarnContainers = Optional.empty();
-            LOG.error("koordlet: asking the copilot failed; trying again in {} s", config.yarn.refreshSeconds, e);
-        }
-    }
-
-    /** The copilot's last list while it is recent enough; unknown (empty) otherwise. */
-    private Optional<List<CollectTargets.YarnTarget>> currentYarnContainers() {
-        Optional<List<CollectTargets.YarnTarget>> listed = yarnContainers;
-        return listed.isPresent() && clock.millis() - yarnListMillis <= yarnListMaxAge().toMillis() ? listed : Optional.empty();
-    }
-
-    /** Two refreshes and the longest a copilot answer may take: a list older than this is not trusted as current. */
-    Duration yarnListMaxAge() {
-        return Duration.ofSeconds(2L * config.yarn.refreshSeconds).plus(CopilotClient.LIST_DEADLINE);
     }
 
     private Optional<ProdReclaimablePredictor.Result> predict(List<PredictorPod> pods, Instant now) {
@@ -333,7 +224,7 @@ public final class Koordlet implements AutoCloseable {
     }
 
     private void report(Instant now, CollectPolicy p) {
-        List<ReportInputs.HostApp> apps = currentHostApps().stream()
+        List<ReportInputs.HostApp> apps = specs.hostApps().stream()
                 .map(a -> new ReportInputs.HostApp(a.name(), a.priority(), a.qos())).toList();
         ReportInputs in = new ReportInputs(now, p.aggregateWindow(), p.aggregateDurations(), NodeInputs.reportPods(watches.pods()),
                 apps, config.yarn.hostApplicationName, prediction);
@@ -401,7 +292,7 @@ public final class Koordlet implements AutoCloseable {
 
             @Override
             public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-                return currentYarnContainers();
+                return Koordlet.this.yarnContainers();
             }
 
             @Override
@@ -449,7 +340,7 @@ public final class Koordlet implements AutoCloseable {
     }
 
     public Map<String, String> podNames() {
-        return podNames;
+        return podTargets.names();
     }
 
     /** Pod uid → container name → usage, from the last sample that measured containers. */

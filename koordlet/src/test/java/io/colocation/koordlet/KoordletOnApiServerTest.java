@@ -103,9 +103,15 @@ class KoordletOnApiServerTest {
         ColocationObjects.cleanUp(client, OWNER, NS);
     }
 
+    /** The status as written, read on its own: the spec may be broken on purpose. */
     private static NodeMetric.Status reported(KubernetesClient client) {
-        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
-        return nm == null ? null : nm.getStatus();
+        var nm = client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric").withName(NODE).get();
+        Object status = nm == null ? null : nm.getAdditionalProperties().get("status");
+        try {
+            return status == null ? null : io.colocation.model.TypedObjects.decode(status, NodeMetric.Status.class, "NodeMetric status");
+        } catch (io.colocation.api.InvalidInputException e) {
+            return null; // broken on purpose, not rewritten yet
+        }
     }
 
     @Test
@@ -209,10 +215,11 @@ class KoordletOnApiServerTest {
             assertTrue(other.koordlet().watching(), "a second agent starts while the broken object exists");
         }
 
-        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
-        nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 1L, new NodeMetric.AggregatePolicy(List.of("2s")),
+        var fixed = raw.withName(NODE).get(); // a typed read would fail on the broken spec, as the agent's would have
+        fixed.setAdditionalProperty("spec", Map.of("metricCollectPolicy", Map.of("aggregateDurationSeconds", 30,
+                "reportIntervalSeconds", 1, "nodeAggregatePolicy", Map.of("durations", List.of("2s")), "nodeMemoryCollectPolicy",
                 "usageWithoutPageCache")));
-        client.resources(NodeMetric.class).resource(nm).update();
+        raw.resource(fixed).update();
         Await.until(Duration.ofSeconds(15), () -> !koordlet.koordlet().problems().containsKey("NodeMetric " + NODE));
     }
 

@@ -3,10 +3,10 @@ package io.colocation.scheduler.cli;
 import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.KubernetesClients;
 import io.colocation.model.document.KubeDocuments;
-import io.colocation.scheduler.config.SchedulerConfiguration;
+import io.colocation.scheduler.config.KubeSchedulerConfiguration;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.Profile;
-import io.colocation.scheduler.service.SchedulerConfig;
+import io.colocation.scheduler.service.SchedulerSettings;
 import io.colocation.scheduler.service.SchedulerService;
 import io.colocation.scheduler.service.SchedulerStatus;
 import io.colocation.runtime.StatusServer;
@@ -39,7 +39,7 @@ public final class K8sSchedulerCommand {
             System.exit(args.length == 1 ? 0 : 2);
         }
         try {
-            SchedulerConfig config = SchedulerConfig.load(Path.of(args[0]));
+            SchedulerSettings config = SchedulerSettings.load(Path.of(args[0]));
             KubernetesClient client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
             SchedulerService service = new SchedulerService(config, handle -> profile(config, handle), client, identity(),
                     Clock.systemUTC());
@@ -79,16 +79,16 @@ public final class K8sSchedulerCommand {
     }
 
     /** The profile named like the scheduler, from the profile file, else the default one; its plugins act through {@code handle}. */
-    public static Profile profile(SchedulerConfig config, Handle handle) throws InvalidInputException {
-        SchedulerConfiguration.Result result;
+    public static Profile profile(SchedulerSettings config, Handle handle) throws InvalidInputException {
+        KubeSchedulerConfiguration.Result result;
         if (config.profileFile == null || config.profileFile.isBlank()) {
-            result = SchedulerConfiguration.defaults(handle);
+            result = KubeSchedulerConfiguration.defaults(handle);
         } else {
             List<KubeDocuments.Sourced> docs = KubeDocuments.read(config.profileFile, System.in);
             if (docs.size() != 1) {
                 throw new InvalidInputException(config.profileFile + ": must hold one KubeSchedulerConfiguration");
             }
-            result = SchedulerConfiguration.parse(docs.get(0).object(), config.profileFile, handle);
+            result = KubeSchedulerConfiguration.parse(docs.get(0).object(), config.profileFile, handle);
         }
         result.notes().forEach(n -> LOG.warn("{}", n));
         for (Profile p : result.profiles()) {

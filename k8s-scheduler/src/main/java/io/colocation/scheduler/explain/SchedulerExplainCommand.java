@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.document.ExplainArguments;
 import io.colocation.model.document.KubeDocuments;
-import io.colocation.scheduler.config.SchedulerConfiguration;
+import io.colocation.scheduler.config.KubeSchedulerConfiguration;
+import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.NodeSearch;
+import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.framework.SchedulingCycle;
+import io.colocation.scheduler.framework.Status;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -20,19 +24,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code colocation k8s-scheduler explain}: "why is my pod pending, why did it land there". Runs every enabled plugin
- * on every node for one pending pod, with the scheduling cycle the running scheduler uses.
+ * {@code colocation k8s-scheduler explain}: "why is my pod pending, why did it land there". Runs the scheduler's
+ * {@link Framework} for one pending pod from PreFilter to Permit, with every filter and score plugin judged on every
+ * node, so it shows a gang member held back at PreFilter or waiting at Permit for the rest of its gang.
  */
 public final class SchedulerExplainCommand {
     static final String USAGE = """
             Usage: colocation k8s-scheduler explain -f PATH [-f PATH ...] [--config FILE] [--pod NS/NAME] [--now RFC3339] [-o text|json]
 
-            Shows what the scheduler decides for one pending pod: each plugin's filter verdict and score on every node,
-            the weighted total, and the node it would choose.
+            Shows what the scheduler decides for one pending pod: PreFilter (a gang short of members), each plugin's
+            filter verdict and score on every node, the weighted total, the node it would choose, and Permit (a gang
+            member waiting for the others).
 
-              -f, --filename PATH   Node, Pod, NodeMetric (and PodGroup) documents (YAML or JSON, multi-document,
+              -f, --filename PATH   Node, Pod, NodeMetric and PodGroup documents (YAML or JSON, multi-document,
                                     kind: List), or - for standard input; repeat for several. Pods with
-                                    spec.nodeName are assigned; the one without is the pod explained.
+                                    spec.nodeName are assigned; the one without is the pod explained (the other
+                                    pending members of its gang count as members not placed yet).
                   --config FILE     a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, v1beta3, v1beta2):
                                     profiles[].plugins and pluginConfig (LoadAwareSchedulingArgs); default: filters
                                     NodeResourcesFit, NodeAffinity, TaintToleration, LoadAwareScheduling; score
@@ -66,12 +73,16 @@ public final class SchedulerExplainCommand {
             pod = "default/" + pod;
         }
         try {
-            SchedulerConfiguration.Result profiles = config == null ? SchedulerConfiguration.defaults() : readConfig(config, stdin);
+            ExplainHandle handle = new ExplainHandle();
+            KubeSchedulerConfiguration.Result profiles = config == null ? KubeSchedulerConfiguration.defaults(handle)
+                    : readConfig(config, stdin, handle);
             SchedulingInput.Result input = SchedulingInput.read(files, pod, now, stdin);
+            handle.load(input.pods(), input.podGroups());
             List<String> notes = new ArrayList<>(profiles.notes());
             notes.addAll(input.notes());
             Profile profile = profileFor(profiles.profiles(), input.pending().pod().getSpec().getSchedulerName(), notes);
-            SchedulingCycle.Decision decision = SchedulingCycle.decide(profile, input.snapshot(), input.pending());
+            Explained explained = explain(profile, input, handle);
+            SchedulingCycle.Decision decision = explained.decision();
             int nodes = input.snapshot().nodes().size();
             int searched = NodeSearch.feasibleNodesToFind(nodes, profile.percentageOfNodesToScore());
             if (searched < nodes) {
@@ -79,11 +90,11 @@ public final class SchedulerExplainCommand {
                         + " per decision (percentageOfNodesToScore), starting where its previous search stopped;"
                         + " explain scores them all, so the scheduler may choose another node");
             }
-            Map<String, Object> result = toJson(decision, profile, notes);
+            Map<String, Object> result = toJson(explained, profile, notes);
             if (format.equals("json")) {
                 out.println(JSON.writeValueAsString(result));
             } else {
-                printText(decision, notes, out);
+                printText(explained, notes, out);
             }
             return 0;
         } catch (InvalidInputException e) {
@@ -98,12 +109,38 @@ public final class SchedulerExplainCommand {
         }
     }
 
-    private static SchedulerConfiguration.Result readConfig(String file, InputStream stdin) throws InvalidInputException {
+    /** The cycle's outcome and the view of every plugin on every node (the latter even when PreFilter stopped the cycle). */
+    record Explained(Framework.CycleResult cycle, SchedulingCycle.Decision decision) {
+    }
+
+    /** Runs the framework from PreFilter to Permit, judging every node at Filter and Score. */
+    static Explained explain(Profile profile, SchedulingInput.Result input, ExplainHandle handle) {
+        CycleState state = new CycleState(input.snapshot());
+        SchedulingCycle.Decision[] judged = new SchedulingCycle.Decision[1];
+        Framework.NodeSelector everyNode = new Framework.NodeSelector() {
+            @Override
+            public String select(CycleState s, PodInfo p) {
+                judged[0] = SchedulingCycle.decide(profile, s, p);
+                return judged[0].selected();
+            }
+
+            @Override
+            public String unavailable(CycleState s, PodInfo p) {
+                return judged[0].unavailableSummary();
+            }
+        };
+        Framework.CycleResult cycle = new Framework(profile).schedulingCycle(state, input.pending(), everyNode, handle);
+        SchedulingCycle.Decision decision = judged[0] != null ? judged[0] : SchedulingCycle.decide(profile, state, input.pending());
+        return new Explained(cycle, decision);
+    }
+
+    private static KubeSchedulerConfiguration.Result readConfig(String file, InputStream stdin, ExplainHandle handle)
+            throws InvalidInputException {
         List<KubeDocuments.Sourced> docs = KubeDocuments.read(file, stdin);
         if (docs.size() != 1) {
             throw new InvalidInputException(file + ": must hold one KubeSchedulerConfiguration, found " + docs.size() + " documents");
         }
-        return SchedulerConfiguration.parse(docs.get(0).object(), file);
+        return KubeSchedulerConfiguration.parse(docs.get(0).object(), file, handle);
     }
 
     /** The profile named like the pod's schedulerName; a single profile applies to any pod, with a note. */
@@ -123,7 +160,8 @@ public final class SchedulerExplainCommand {
                 + profiles.stream().map(Profile::schedulerName).toList() + ")");
     }
 
-    static Map<String, Object> toJson(SchedulingCycle.Decision d, Profile profile, List<String> notes) {
+    static Map<String, Object> toJson(Explained e, Profile profile, List<String> notes) {
+        SchedulingCycle.Decision d = e.decision();
         List<Object> nodes = new ArrayList<>();
         for (SchedulingCycle.NodeResult n : d.nodes()) {
             Map<String, Object> node = new LinkedHashMap<>();
@@ -144,17 +182,72 @@ public final class SchedulerExplainCommand {
             node.put("score", n.score());
             nodes.add(node);
         }
+        Map<String, Object> preFilter = new LinkedHashMap<>();
+        e.cycle().preFilter().forEach((name, status) -> preFilter.put(name, status(status.label(), status)));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("pod", d.pod());
         out.put("profile", profile.schedulerName());
+        out.put("preFilter", preFilter);
         out.put("nodes", nodes);
-        out.put("selected", d.selected());
+        out.put("selected", selected(e));
+        out.put("permit", permit(e.cycle().permit()));
         out.put("notes", notes);
         return out;
     }
 
-    private static void printText(SchedulingCycle.Decision d, List<String> notes, PrintStream out) {
-        out.println("Pod " + d.pod() + ": " + (d.selected() == null ? "no node fits" : "would be bound to " + d.selected()));
+    /** The node the pod is reserved on (bound, or waiting at Permit); null when a point rejected it. */
+    private static String selected(Explained e) {
+        return e.cycle().reserved() ? e.cycle().node() : null;
+    }
+
+    private static Map<String, Object> status(String label, Status s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", label);
+        if (!s.success()) {
+            m.put("reasons", s.reasons());
+        }
+        return m;
+    }
+
+    /** Permit's verdict ({@code Allow}, {@code Wait} with its timeout and what for, {@code Reject}); null when Permit was not reached. */
+    private static Map<String, Object> permit(Framework.PermitVerdict v) {
+        if (v == null) {
+            return null;
+        }
+        Map<String, Object> m = status(permitLabel(v), v.status());
+        if (v.waiting()) {
+            m.put("timeoutSeconds", v.timeout().toSeconds());
+            m.put("waitingFor", v.waitingFor());
+        }
+        Map<String, Object> plugins = new LinkedHashMap<>();
+        v.plugins().forEach((name, p) -> plugins.put(name, p.waiting() ? Map.of("status", "Wait", "waitingFor", p.waitingFor(),
+                "timeoutSeconds", p.timeout().toSeconds()) : status(p.status().success() ? "Allow" : "Reject", p.status())));
+        m.put("plugins", plugins);
+        return m;
+    }
+
+    private static String permitLabel(Framework.PermitVerdict v) {
+        return !v.status().success() ? "Reject" : v.waiting() ? "Wait" : "Allow";
+    }
+
+    /** The first line: what happens to the pod. */
+    private static String headline(Explained e) {
+        Framework.CycleResult c = e.cycle();
+        if (c.reserved()) {
+            return c.permit().waiting() ? "would be reserved on " + c.node() + " and wait at Permit up to "
+                    + c.permit().timeout().toSeconds() + " s (" + c.permit().waitingFor() + ")" : "would be bound to " + c.node();
+        }
+        return switch (c.rejectedAt()) {
+            case PRE_FILTER -> "not scheduled now, held back at PreFilter: " + c.reason();
+            case FILTER -> "no node fits";
+            case RESERVE -> "rejected at Reserve on " + c.node() + ": " + c.reason();
+            case PERMIT -> "rejected at Permit on " + c.node() + ": " + c.reason();
+        };
+    }
+
+    private static void printText(Explained e, List<String> notes, PrintStream out) {
+        SchedulingCycle.Decision d = e.decision();
+        out.println("Pod " + d.pod() + ": " + headline(e));
         out.println();
         for (SchedulingCycle.NodeResult n : d.nodes()) {
             out.println(n.node() + ": " + (n.filter().success() ? "fits, score " + n.score() : "filtered out: "

@@ -8,6 +8,7 @@ import io.colocation.scheduler.framework.NodeInfo;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Snapshots;
 import io.colocation.scheduler.plugins.loadaware.NodeMetricView;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.InputStream;
@@ -19,10 +20,12 @@ import java.util.Map;
 
 /**
  * Reads a scheduling snapshot from documents: Nodes (in input order), Pods (with {@code spec.nodeName}: assigned;
- * without: pending), NodeMetrics by node name; PodGroups and other kinds are skipped.
+ * without: pending), NodeMetrics by node name, PodGroups by namespace and name; other kinds are skipped.
  */
 final class SchedulingInput {
-    record Result(ClusterSnapshot snapshot, PodInfo pending, List<String> notes) {
+    /** @param pods every Pod of the input; {@code podGroups} by {@code namespace/name} */
+    record Result(ClusterSnapshot snapshot, PodInfo pending, List<Pod> pods, Map<String, GenericKubernetesResource> podGroups,
+            List<String> notes) {
     }
 
     private SchedulingInput() {
@@ -32,6 +35,7 @@ final class SchedulingInput {
         List<KubeDocuments.Sourced> nodes = new ArrayList<>();
         List<KubeDocuments.Sourced> pods = new ArrayList<>();
         Map<String, KubeDocuments.Sourced> metrics = new LinkedHashMap<>();
+        Map<String, GenericKubernetesResource> podGroups = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         for (String file : files) {
             for (KubeDocuments.Sourced doc : KubeDocuments.read(file, stdin)) {
@@ -47,8 +51,11 @@ final class SchedulingInput {
                             throw new InvalidInputException(doc.file() + ": NodeMetric " + doc.name() + " is given twice");
                         }
                     }
-                    case "PodGroup" -> notes.add("PodGroup " + doc.name() + ": gangs are decided at Permit, which explain does not"
-                            + " show; the member is explained on its own");
+                    case "PodGroup" -> {
+                        GenericKubernetesResource group = doc.as(GenericKubernetesResource.class);
+                        String ns = group.getMetadata().getNamespace() == null ? "default" : group.getMetadata().getNamespace();
+                        podGroups.put(ns + "/" + group.getMetadata().getName(), group);
+                    }
                     default -> {
                         // other kinds are not the scheduler's input
                     }
@@ -62,8 +69,14 @@ final class SchedulingInput {
         // 20,000 nodes × 60,000 pods)
         Map<String, List<PodInfo>> assigned = new java.util.HashMap<>();
         List<KubeDocuments.Sourced> pendingDocs = new ArrayList<>();
+        List<Pod> pendingPods = new ArrayList<>();
+        List<Pod> allPods = new ArrayList<>();
         for (KubeDocuments.Sourced doc : pods) {
             Pod pod = doc.as(Pod.class);
+            if (pod.getMetadata().getNamespace() == null) {
+                pod.getMetadata().setNamespace("default");
+            }
+            allPods.add(pod);
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             if (node != null && !node.isEmpty()) {
                 if (!Snapshots.terminated(pod)) {
@@ -71,6 +84,7 @@ final class SchedulingInput {
                 }
             } else if (podName == null || podName.equals(Snapshots.key(pod))) {
                 pendingDocs.add(doc);
+                pendingPods.add(pod);
             }
         }
         if (podName != null && pendingDocs.isEmpty()) {
@@ -83,7 +97,7 @@ final class SchedulingInput {
             throw new InvalidInputException("the input has " + pendingDocs.size() + " pending Pods ("
                     + pendingDocs.stream().map(KubeDocuments.Sourced::name).toList() + "): choose one with --pod NAMESPACE/NAME");
         }
-        PodInfo pending = Snapshots.pod(pendingDocs.get(0).as(Pod.class), now, where(pendingDocs.get(0)));
+        PodInfo pending = Snapshots.pod(pendingPods.get(0), now, where(pendingDocs.get(0)));
 
         List<NodeInfo> infos = new ArrayList<>();
         for (KubeDocuments.Sourced doc : nodes) {
@@ -97,7 +111,7 @@ final class SchedulingInput {
             }
             infos.add(Snapshots.node(node, mine, metric, doc.file() + ": Node " + doc.name() + ": "));
         }
-        return new Result(new ClusterSnapshot(infos, now), pending, notes);
+        return new Result(new ClusterSnapshot(infos, now), pending, allPods, podGroups, notes);
     }
 
     private static String where(KubeDocuments.Sourced doc) {

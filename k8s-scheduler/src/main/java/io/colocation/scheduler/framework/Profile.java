@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * One scheduler profile: its name and the plugins enabled at each extension point, in kube-scheduler's order (queue
  * sort, pre-filter, filter, post-filter, score with weights, reserve, permit, bind). Built from a
- * KubeSchedulerConfiguration profile by {@code SchedulerConfiguration}. {@code percentageOfNodesToScore}:
+ * KubeSchedulerConfiguration profile by {@code KubeSchedulerConfiguration}. {@code percentageOfNodesToScore}:
  * kube-scheduler's, 0 = adaptive, 100 = every node (see {@link NodeSearch}).
  *
  * @param queueSort null: kube-scheduler's PrioritySort order is up to the queue (explain has none)

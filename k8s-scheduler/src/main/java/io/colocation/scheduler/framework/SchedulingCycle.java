@@ -105,7 +105,12 @@ public final class SchedulingCycle {
     }
 
     public static Decision decide(Profile profile, ClusterSnapshot snapshot, PodInfo pod) {
-        CycleState state = new CycleState(snapshot);
+        return decide(profile, new CycleState(snapshot), pod);
+    }
+
+    /** As above, in a cycle whose state the pre-filter plugins have already written. */
+    public static Decision decide(Profile profile, CycleState state, PodInfo pod) {
+        ClusterSnapshot snapshot = state.snapshot();
         Map<String, Status> filterByNode = new LinkedHashMap<>();
         Map<String, Map<String, Status>> pluginFilters = new LinkedHashMap<>();
         for (NodeInfo node : snapshot.nodes()) {

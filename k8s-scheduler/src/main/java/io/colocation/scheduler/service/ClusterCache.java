@@ -1,10 +1,13 @@
 package io.colocation.scheduler.service;
 
+import io.colocation.kube.client.ApiErrors;
+
 import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.DecodingInformer;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
+import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Snapshots;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -38,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * decision costs no re-reading of the whole cluster. A pod bound without a {@code PodScheduled} condition counts as
  * placed when this cache first saw it on its node.
  */
-final class ClusterCache implements AutoCloseable {
+final class ClusterCache implements Framework.Assumption, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
 
     private final KubernetesClient client;
@@ -137,8 +140,10 @@ final class ClusterCache implements AutoCloseable {
         try {
             started.toCompletableFuture().get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new java.util.concurrent.TimeoutException("the API server " + client.getMasterUrl() + " did not list " + what
-                    + " within " + timeout.toSeconds() + " s (kubernetes.startupTimeoutSeconds)");
+            String unreachable = ApiErrors.unreachable(client);
+            throw new java.util.concurrent.TimeoutException(unreachable != null ? "cannot reach the API server " + client.getMasterUrl()
+                    + ": " + unreachable : "the API server " + client.getMasterUrl() + " did not list " + what + " within "
+                    + timeout.toSeconds() + " s (kubernetes.startupTimeoutSeconds)");
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -244,8 +249,14 @@ final class ClusterCache implements AutoCloseable {
      * Holds the pod's requests on the node until the informer shows it bound (or {@link #forget}). The pending pod's
      * parsed info is reused as it is: no plugin reads an assigned pod's node name from its object.
      */
-    synchronized void assume(PodInfo pod, String node) {
+    @Override
+    public synchronized void assume(PodInfo pod, String node) {
         place(pod.key(), new Placement(node, pod.withPlacedAt(clock.instant()), true));
+    }
+
+    @Override
+    public void forget(PodInfo pod) {
+        forget(pod.pod());
     }
 
     /** Releases an assumption that did not become a binding; a pod the informer shows bound meanwhile stays. */

@@ -1,104 +1,78 @@
 package io.colocation.scheduler.service;
 
-import io.colocation.api.concurrent.Daemons;
-
 import io.colocation.api.InvalidInputException;
+import io.colocation.api.concurrent.Daemons;
+import io.colocation.api.lifecycle.Lifecycle;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
-import java.util.concurrent.TimeoutException;
-import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
-import io.colocation.scheduler.framework.PermitPlugin;
-import io.colocation.scheduler.framework.PostFilterPlugin;
-import io.colocation.scheduler.framework.PreFilterPlugin;
-import io.colocation.scheduler.framework.ReservePlugin;
-import io.colocation.scheduler.framework.Status;
-import io.colocation.scheduler.framework.WaitingPods;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import java.util.Collection;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Profile;
-import io.colocation.scheduler.framework.SchedulingCycle;
 import io.colocation.scheduler.framework.Snapshots;
+import io.colocation.scheduler.framework.Status;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.prometheus.client.CollectorRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
-import io.prometheus.client.Collector;
-import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.GaugeMetricFamily;
-import io.prometheus.client.Histogram;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler service: informers feed a queue of this scheduler's pending pods; while this replica holds the
- * Lease, one loop takes the next pod, decides it with the same {@link SchedulingCycle} as {@code explain} on the
- * cache's snapshot, assumes it onto the node and binds it, or writes a FailedScheduling Event and backs it off.
- * Lifecycle LATENT → STARTED → CLOSED.
+ * Lease, one loop takes the next pod and runs the profile's {@link Framework} on the cache's snapshot (the runtime
+ * {@code explain} runs too); a reserved pod binds on the binder pool, at once or after its Permit wait, and an
+ * unschedulable one gets a FailedScheduling Event and backs off. Lifecycle LATENT → STARTED → CLOSED.
  */
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
 
-    public enum State { LATENT, STARTED, CLOSED }
-
     static final String FAILED_SCHEDULING = "FailedScheduling";
+    static final long POD_GROUP_SYNC_MILLIS = 1_000;
+    /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
+    private static final int BINDERS = 16;
+    /** A leading loop silent this long is stuck: liveness fails so the kubelet restarts the replica. */
+    static final Duration LOOP_STALL = Duration.ofSeconds(60);
+    /** An API server silent this long makes the replica unready. */
+    static final Duration API_STALE = Duration.ofSeconds(20);
 
-    private final SchedulerConfig config;
-    private final Profile profile;
+    private final SchedulerSettings config;
+    private final Framework framework;
     private final KubernetesClient client;
     private final Clock clock;
     private final String identity;
     private final ClusterCache cache;
     private final PendingQueue queue;
-    private final WriteRate writes;
     private final EventRecorder events;
     private final PermitWaits waits;
+    private final SchedulerMetrics metrics;
+    private final Lifecycle lifecycle = new Lifecycle("scheduler");
     private final ScheduledExecutorService permitTimer;
     /** PodGroup statuses, written by the leader on a thread of their own (a slow API server never delays Permit). */
     private final ScheduledExecutorService podGroupSync;
     private final PodGroupStatusController podGroups;
-    static final long POD_GROUP_SYNC_MILLIS = 1_000;
-    /** Where the next search of a large cluster starts; only the scheduling loop uses it. */
-    private final NodeSearch search = new NodeSearch();
-    /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
-    private static final int BINDERS = 16;
     private final ExecutorService binding;
-    private final AtomicLong attempts = new AtomicLong();
-    private final AtomicLong bound = new AtomicLong();
-    private final AtomicLong unschedulable = new AtomicLong();
-    private final AtomicLong errors = new AtomicLong();
-    private final CollectorRegistry registry = new CollectorRegistry();
-    private final Histogram attemptSeconds = Histogram.build("koord_scheduler_attempt_duration_seconds",
-            "one pod's scheduling attempt (decision and binding), by result").labelNames("result")
-            .buckets(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1).register(registry);
-    private volatile State state = State.LATENT;
+    /** Finds each pod's node; its search of a large cluster goes on where the previous one stopped (only the loop uses it). */
+    private final Framework.NodeSelector selector;
     private volatile boolean leading;
     /** The loop's last round (System.nanoTime); it comes round at least every half second while it leads. */
     private volatile long loopBeat = System.nanoTime();
     private volatile Instant lastBound;
-    private final Instant created;
     private ApiServerProbe probe;
-    private ObservedLease lease;
-    /** A leading loop silent this long is stuck: liveness fails so the kubelet restarts the replica. */
-    static final Duration LOOP_STALL = Duration.ofSeconds(60);
-    /** An API server silent this long makes the replica unready. */
-    static final Duration API_STALE = Duration.ofSeconds(20);
+    private volatile LeaseElection election;
     private volatile Thread loop;
-    private volatile CompletableFuture<?> election;
 
     /** Builds the scheduler's profile for the plugins' handle on the cluster. */
     @FunctionalInterface
@@ -107,51 +81,21 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     /** @throws InvalidInputException when the profile cannot be built (its configuration is wrong) */
-    public SchedulerService(SchedulerConfig config, ProfileFactory profiles, KubernetesClient client, String identity, Clock clock)
+    public SchedulerService(SchedulerSettings config, ProfileFactory profiles, KubernetesClient client, String identity, Clock clock)
             throws InvalidInputException {
         this.config = config;
         this.client = client;
         this.identity = identity;
         this.clock = clock;
-        this.created = clock.instant();
         this.cache = new ClusterCache(client, clock);
-        // Bindings and Events each have the configured rate, as kube-scheduler's client and event client do.
-        this.writes = new WriteRate(config.clientQps, config.clientBurst);
         this.waits = new PermitWaits(this::permitted, this::rejectedWhileWaiting);
-        this.profile = profiles.create(new Handle() {
-            @Override
-            public KubernetesClient client() {
-                return client;
-            }
-
-            @Override
-            public boolean writeToken() {
-                return writes.acquire();
-            }
-
-            @Override
-            public Collection<Pod> pods() {
-                return cache.pods();
-            }
-
-            @Override
-            public boolean assumed(String podKey) {
-                return cache.assumed(podKey);
-            }
-
-            @Override
-            public GenericKubernetesResource podGroup(String namespace, String name) {
-                return cache.podGroup(namespace, name);
-            }
-
-            @Override
-            public WaitingPods waitingPods() {
-                return waits;
-            }
-        });
+        // Bindings and Events each have the configured rate, as kube-scheduler's client and event client do.
+        Profile profile = profiles.create(new CacheHandle(client, new WriteRate(config.clientQps, config.clientBurst), cache, waits));
         if (profile.binds().isEmpty()) {
             throw new InvalidInputException("profile " + profile.schedulerName() + ": no bind plugin enabled (DefaultBinder)");
         }
+        this.framework = new Framework(profile);
+        this.selector = framework.searching(new NodeSearch());
         this.queue = new PendingQueue(profile.queueSort(), clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
                 Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
         this.permitTimer = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-permit-timer"));
@@ -159,23 +103,12 @@ public final class SchedulerService implements AutoCloseable {
         this.podGroups = new PodGroupStatusController(client, cache::pods, clock);
         this.events = new EventRecorder(client, config.schedulerName, clock, new WriteRate(config.clientQps, config.clientBurst)::acquire);
         this.binding = Executors.newFixedThreadPool(BINDERS, Daemons.named("k8s-scheduler-bind"));
-        new Collector() {
-            @Override
-            public List<MetricFamilySamples> collect() {
-                return List.of(
-                        new GaugeMetricFamily("koord_scheduler_pending_pods", "pods of this scheduler waiting for a node",
-                                queue.size()),
-                        new GaugeMetricFamily("koord_scheduler_permit_waiting_pods",
-                                "pods reserved on a node and waiting at Permit (gang members)", waits.size()),
-                        new GaugeMetricFamily("koord_scheduler_leader", "1 while this replica holds the Lease and binds",
-                                leading ? 1 : 0));
-            }
-        }.register(registry);
+        this.metrics = new SchedulerMetrics(queue::size, waits::size, () -> leading);
     }
 
     /** The Prometheus metrics: attempts by result with their latency, pending pods, leadership. */
     public CollectorRegistry registry() {
-        return registry;
+        return metrics.registry();
     }
 
     /**
@@ -184,9 +117,18 @@ public final class SchedulerService implements AutoCloseable {
      * @throws TimeoutException when the API server did not list in time (the message names it and what)
      */
     public synchronized void start() throws TimeoutException {
-        if (state != State.LATENT) {
-            throw new IllegalStateException("scheduler already " + state);
+        lifecycle.start(this::listAndStartTimers);
+        if (config.leaderElection.enabled) {
+            election = new LeaseElection(client, config, identity, clock, this::lead, this::follow);
+            election.start();
+        } else {
+            lead();
         }
+        LOG.info("{} ({}) started: plugins {}", config.schedulerName, identity,
+                framework.profile().plugins().stream().map(p -> p.name()).toList());
+    }
+
+    private void listAndStartTimers() throws TimeoutException {
         probe = new ApiServerProbe(client, Duration.ofSeconds(5), clock).start();
         cache.start(this::changed, p -> {
             queue.remove(Snapshots.key(p));
@@ -208,38 +150,10 @@ public final class SchedulerService implements AutoCloseable {
                 LOG.error("PodGroup status: unexpected failure in a pass", e);
             }
         }, POD_GROUP_SYNC_MILLIS, POD_GROUP_SYNC_MILLIS, TimeUnit.MILLISECONDS);
-        state = State.STARTED;
-        if (config.leaderElection.enabled) {
-            elect();
-        } else {
-            lead();
-        }
-        LOG.info("{} ({}) started: plugins {}", config.schedulerName, identity,
-                profile.plugins().stream().map(p -> p.name()).toList());
-    }
-
-    /** Competes for the Lease; on losing it, stops binding and competes again. */
-    private void elect() {
-        LeaderElectionConfigBuilder b = new LeaderElectionConfigBuilder()
-                .withName(config.leaderElection.leaseName)
-                .withLock(lease = new ObservedLease(config.leaderElection.leaseNamespace, config.leaderElection.leaseName, identity,
-                        clock))
-                .withLeaseDuration(Duration.ofSeconds(config.leaderElection.leaseDurationSeconds))
-                .withRenewDeadline(Duration.ofSeconds(config.leaderElection.renewDeadlineSeconds))
-                .withRetryPeriod(Duration.ofSeconds(config.leaderElection.retryPeriodSeconds))
-                .withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(this::lead, this::follow,
-                        leader -> LOG.info("{}: the leader is {}", config.schedulerName, leader)));
-        election = client.leaderElector().withConfig(b.build()).build().start();
-        election.whenComplete((r, e) -> {
-            if (state == State.STARTED) {
-                elect();
-            }
-        });
     }
 
     private synchronized void lead() {
-        if (leading || state != State.STARTED) {
+        if (leading || !lifecycle.started()) {
             return;
         }
         leading = true;
@@ -273,7 +187,7 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     private void run() {
-        while (leading && state == State.STARTED && Thread.currentThread() == loop) {
+        while (leading && lifecycle.started() && Thread.currentThread() == loop) {
             loopBeat = System.nanoTime();
             try {
                 Optional<Map.Entry<String, Pod>> next = queue.take(Duration.ofMillis(500));
@@ -297,7 +211,7 @@ public final class SchedulerService implements AutoCloseable {
             result = failed(key, e);
         }
         if (result != null) {
-            attemptSeconds.labels(result).observe((System.nanoTime() - start) / 1e9);
+            metrics.attemptEnded(result, start);
         }
     }
 
@@ -307,7 +221,7 @@ public final class SchedulerService implements AutoCloseable {
      */
     private String failed(String key, RuntimeException e) {
         LOG.error("pod {}: the scheduling attempt failed; it is backed off and tried again", key, e);
-        errors.incrementAndGet();
+        metrics.errors.incrementAndGet();
         Pod pod = cache.current(key);
         if (pod != null && !waits.contains(key)) {
             cache.forget(pod);
@@ -330,7 +244,7 @@ public final class SchedulerService implements AutoCloseable {
             queue.remove(key);
             return null;
         }
-        attempts.incrementAndGet();
+        metrics.attempts.incrementAndGet();
         Instant now = clock.instant();
         PodInfo info;
         try {
@@ -341,46 +255,16 @@ public final class SchedulerService implements AutoCloseable {
             return "error";
         }
         CycleState state = new CycleState(cache.snapshot(now));
-        for (PreFilterPlugin p : profile.preFilters()) {
-            Status s = p.preFilter(state, info);
-            if (!s.success()) {
-                return unschedulable(key, pod, String.join(", ", s.reasons()));
-            }
+        Framework.CycleResult cycle = framework.schedulingCycle(state, info, selector, cache);
+        if (!cycle.reserved()) {
+            return unschedulable(key, pod, cycle.reason());
         }
-        String selected = SchedulingCycle.select(profile, state, info, search);
-        if (selected == null) {
-            // The full cycle, every plugin on every node, only to tell the user why (as explain does).
-            String summary = SchedulingCycle.decide(profile, state.snapshot(), info).unavailableSummary();
-            for (PostFilterPlugin p : profile.postFilters()) {
-                p.postFilter(state, info, summary);
-            }
-            return unschedulable(key, pod, summary);
-        }
-        cache.assume(info, selected);
-        for (ReservePlugin r : profile.reserves()) {
-            Status s = r.reserve(state, info, selected);
-            if (!s.success()) {
-                release(state, info, selected);
-                return unschedulable(key, pod, String.join(", ", s.reasons()));
-            }
-        }
-        Duration wait = null;
-        String waitingFor = null;
-        for (PermitPlugin p : profile.permits()) {
-            PermitPlugin.Permit permit = p.permit(state, info, selected);
-            if (!permit.status().success()) {
-                release(state, info, selected);
-                return unschedulable(key, pod, String.join(", ", permit.status().reasons()));
-            }
-            if (permit.waiting() && (wait == null || permit.timeout().compareTo(wait) > 0)) {
-                wait = permit.timeout();
-                waitingFor = p.name() + ": " + permit.waitingFor();
-            }
-        }
-        PermitWaits.Entry entry = new PermitWaits.Entry(info, state, selected, now.plus(wait == null ? Duration.ZERO : wait),
-                waitingFor, startNanos);
-        if (wait != null) {
-            LOG.info("pod {} reserved on {}, waiting up to {} s at Permit ({})", key, selected, wait.toSeconds(), waitingFor);
+        Framework.PermitVerdict permit = cycle.permit();
+        PermitWaits.Entry entry = new PermitWaits.Entry(info, state, cycle.node(),
+                now.plus(permit.waiting() ? permit.timeout() : Duration.ZERO), permit.waitingFor(), startNanos);
+        if (permit.waiting()) {
+            LOG.info("pod {} reserved on {}, waiting up to {} s at Permit ({})", key, cycle.node(), permit.timeout().toSeconds(),
+                    permit.waitingFor());
             waits.add(entry);
             return null;
         }
@@ -390,20 +274,11 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     private String unschedulable(String key, Pod pod, String why) {
-        unschedulable.incrementAndGet();
+        metrics.unschedulable.incrementAndGet();
         LOG.info("pod {} is unschedulable: {}", key, why);
         events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, why, null);
         queue.backoff(key);
         return "unschedulable";
-    }
-
-    /** Undoes a reservation: every reserve plugin's unreserve, in reverse, then the assumption. */
-    private void release(CycleState state, PodInfo info, String node) {
-        List<ReservePlugin> reserves = profile.reserves();
-        for (int i = reserves.size() - 1; i >= 0; i--) {
-            reserves.get(i).unreserve(state, info, node);
-        }
-        cache.forget(info.pod());
     }
 
     private void permitted(PermitWaits.Entry e) {
@@ -412,43 +287,44 @@ public final class SchedulerService implements AutoCloseable {
 
     /** A pod waiting at Permit was rejected or its wait ran out: its room is released and it is tried again later. */
     private void rejectedWhileWaiting(PermitWaits.Entry e, String reason) {
-        release(e.state(), e.pod(), e.node());
+        framework.unreserve(e.state(), e.pod(), e.node(), cache);
         if (!leading || cache.current(e.pod().key()) == null) {
             queue.backoff(e.pod().key()); // not this replica's to report, or nobody left to tell
             return;
         }
         unschedulable(e.pod().key(), e.pod().pod(), reason);
-        attemptSeconds.labels("unschedulable").observe((System.nanoTime() - e.startNanos()) / 1e9);
+        metrics.attemptEnded("unschedulable", e.startNanos());
     }
 
+    /** The binding cycle of a reserved pod. */
     private void bindReserved(PermitWaits.Entry e) {
         String key = e.pod().key();
         Pod pod = e.pod().pod();
         if (!leading) {
             // Leadership went while this waited: the new leader decides the pod again.
-            release(e.state(), e.pod(), e.node());
+            framework.unreserve(e.state(), e.pod(), e.node(), cache);
             queue.backoff(key);
             return;
         }
-        Status s = profile.binds().get(0).bind(e.state(), e.pod(), e.node());
+        Status s = framework.runBind(e.state(), e.pod(), e.node());
         if (!s.success()) {
-            release(e.state(), e.pod(), e.node());
+            framework.unreserve(e.state(), e.pod(), e.node(), cache);
             LOG.warn("pod {}: binding to {} failed: {}", key, e.node(), String.join(", ", s.reasons()));
             queue.backoff(key);
-            attemptSeconds.labels("error").observe((System.nanoTime() - e.startNanos()) / 1e9);
+            metrics.attemptEnded("error", e.startNanos());
             return;
         }
-        bound.incrementAndGet();
+        metrics.bound.incrementAndGet();
         lastBound = clock.instant();
         queue.remove(key);
         events.normal(EventRecorder.Involved.of(pod), "Scheduled", "Successfully assigned " + key + " to " + e.node(), null);
         LOG.debug("pod {} bound to {}", key, e.node());
-        attemptSeconds.labels("scheduled").observe((System.nanoTime() - e.startNanos()) / 1e9);
+        metrics.attemptEnded("scheduled", e.startNanos());
     }
 
     /** Null while this replica works; otherwise why it should be restarted (liveness). */
     public String notLive() {
-        if (state == State.CLOSED) {
+        if (lifecycle.state() == Lifecycle.State.CLOSED) {
             return "the scheduler is closed";
         }
         long silent = System.nanoTime() - loopBeat;
@@ -464,10 +340,10 @@ public final class SchedulerService implements AutoCloseable {
      * answering or not watched, or the Lease out of reach so that it cannot lead.
      */
     public String notReady() {
-        if (state == State.LATENT) {
+        if (lifecycle.state() == Lifecycle.State.LATENT) {
             return "starting: the first lists of Nodes, NodeMetrics and Pods are not in yet";
         }
-        if (state == State.CLOSED) {
+        if (lifecycle.state() == Lifecycle.State.CLOSED) {
             return "the scheduler is closed";
         }
         String api = probe.problem(API_STALE);
@@ -478,17 +354,7 @@ public final class SchedulerService implements AutoCloseable {
         if (!down.isEmpty()) {
             return "not watching " + String.join(", ", down) + " on " + client.getMasterUrl() + " (reconnecting)";
         }
-        if (config.leaderElection.enabled && !leading) {
-            Instant last = lease.lastSuccess();
-            Duration limit = Duration.ofSeconds(2L * config.leaderElection.leaseDurationSeconds);
-            Instant now = clock.instant();
-            if (Duration.between(last == null ? created : last, now).compareTo(limit) > 0) {
-                return "cannot lead: the Lease " + config.leaderElection.leaseNamespace + "/" + config.leaderElection.leaseName
-                        + (last == null ? " was never read" : " was last read " + Duration.between(last, now).toSeconds() + " s ago")
-                        + (lease.lastError() == null ? "" : ": " + lease.lastError());
-            }
-        }
-        return null;
+        return election != null && !leading ? election.cannotLead() : null;
     }
 
     /** When a pod was last bound by this replica; null: never. */
@@ -503,16 +369,15 @@ public final class SchedulerService implements AutoCloseable {
 
     /** Attempts, pods bound, unschedulable outcomes, the queue's length and the pods waiting at Permit now. */
     public Map<String, Long> counts() {
-        return Map.of("attempts", attempts.get(), "bound", bound.get(), "unschedulable", unschedulable.get(),
-                "errors", errors.get(), "pending", (long) queue.size(), "waiting", (long) waits.size());
+        return metrics.counts();
     }
 
     @Override
     public synchronized void close() {
-        state = State.CLOSED;
+        lifecycle.close();
         leading = false;
         if (election != null) {
-            election.cancel(true);
+            election.close();
         }
         if (loop != null) {
             loop.interrupt();

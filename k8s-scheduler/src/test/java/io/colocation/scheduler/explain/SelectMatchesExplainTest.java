@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.colocation.scheduler.config.SchedulerConfiguration;
+import io.colocation.scheduler.config.KubeSchedulerConfiguration;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.framework.SchedulingCycle;
 import java.nio.file.Files;
@@ -56,8 +56,8 @@ class SelectMatchesExplainTest {
         Random random = new Random(20261123);
         int unschedulable = 0;
         for (Map.Entry<String, String> p : PROFILES.entrySet()) {
-            Profile profile = p.getValue().isEmpty() ? SchedulerConfiguration.defaults().profiles().get(0)
-                    : SchedulerConfiguration.parse(YAML.readTree(p.getValue()), p.getKey()).profiles().get(0);
+            Profile profile = p.getValue().isEmpty() ? KubeSchedulerConfiguration.defaults().profiles().get(0)
+                    : KubeSchedulerConfiguration.parse(YAML.readTree(p.getValue()), p.getKey()).profiles().get(0);
             for (int c = 0; c < 150; c++) {
                 Path file = dir.resolve("case.yaml");
                 Files.writeString(file, cluster(random));

@@ -84,7 +84,7 @@ class GangSchedulingOnApiServerTest {
     void allOrNothing(KubernetesClient client) throws Exception {
         ColocationObjects.namespace(client, NS);
         ColocationObjects.readyNode(client, "gang-node", withBatchCpu("5000"));
-        SchedulerConfig config = new SchedulerConfig();
+        SchedulerSettings config = new SchedulerSettings();
         config.leaderElection.enabled = false;
         config.backoffInitialSeconds = 0.2;
         config.backoffMaxSeconds = 1;

@@ -43,7 +43,7 @@ class LeaderElectionOnApiServerTest {
     }
 
     private static SchedulerService replica(KubernetesClient admin, String identity) throws Exception {
-        SchedulerConfig config = new SchedulerConfig();
+        SchedulerSettings config = new SchedulerSettings();
         config.leaderElection.leaseNamespace = NS;
         config.leaderElection.leaseDurationSeconds = 4;
         config.leaderElection.renewDeadlineSeconds = 3;

@@ -95,7 +95,7 @@ class SchedulerBadInputsOnApiServerTest {
     }
 
     private SchedulerService start(KubernetesClient client, String identity, SchedulerService.ProfileFactory profiles) throws Exception {
-        SchedulerConfig config = new SchedulerConfig();
+        SchedulerSettings config = new SchedulerSettings();
         config.leaderElection.leaseNamespace = NS;
         config.backoffInitialSeconds = 0.2;
         config.backoffMaxSeconds = 1;
@@ -161,7 +161,7 @@ class SchedulerBadInputsOnApiServerTest {
                 return Status.SUCCESS;
             }
         };
-        SchedulerConfig config = new SchedulerConfig();
+        SchedulerSettings config = new SchedulerSettings();
         SchedulerService s = start(client, "replica-flaky", h -> {
             Profile p = K8sSchedulerCommand.profile(config, h);
             List<FilterPlugin> filters = new ArrayList<>(p.filters());

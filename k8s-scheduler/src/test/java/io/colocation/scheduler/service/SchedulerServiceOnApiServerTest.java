@@ -74,7 +74,7 @@ class SchedulerServiceOnApiServerTest {
         ColocationObjects.namespace(client, NS);
         node(client, "sched-small", "1000");
         node(client, "sched-big", "8000");
-        SchedulerConfig config = new SchedulerConfig();
+        SchedulerSettings config = new SchedulerSettings();
         config.leaderElection.leaseNamespace = NS;
         config.backoffInitialSeconds = 0.2;
         config.backoffMaxSeconds = 1;

@@ -5,13 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.colocation.api.InvalidInputException;
 import io.colocation.koordlet.qos.NodeSnapshot;
+import io.colocation.koordlet.qos.QoSContext;
+import io.colocation.koordlet.qos.QoSStrategies;
 import io.colocation.model.document.ExplainArguments;
 import io.colocation.koordlet.qos.Victim;
-import io.colocation.koordlet.qos.cpusuppress.CpuSuppress;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
-import io.colocation.koordlet.qos.evict.CpuEvict;
 import io.colocation.koordlet.qos.evict.EvictionDecision;
-import io.colocation.koordlet.qos.evict.MemoryEvict;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Instant;
@@ -89,7 +88,8 @@ public final class KoordletExplainCommand {
     static Map<String, Object> explain(NodeSnapshot s, List<String> notes) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("node", s.nodeName());
-        CpuSuppressDecision suppress = CpuSuppress.decide(s);
+        QoSContext context = QoSContext.offline();
+        CpuSuppressDecision suppress = QoSStrategies.CPU_SUPPRESS.decide(s, context);
         Map<String, Object> cpu = new LinkedHashMap<>();
         cpu.put("enabled", suppress.enabled());
         cpu.put("policy", suppress.policy());
@@ -100,8 +100,8 @@ public final class KoordletExplainCommand {
         cpu.put("cfsQuotaWritten", suppress.quotaWritten());
         cpu.put("explain", suppress.explain());
         out.put("cpuSuppress", cpu);
-        out.put("memoryEvict", eviction(MemoryEvict.decide(s)));
-        out.put("cpuEvict", eviction(CpuEvict.decide(s)));
+        out.put("memoryEvict", eviction(QoSStrategies.MEMORY_EVICT.decide(s, context)));
+        out.put("cpuEvict", eviction(QoSStrategies.CPU_EVICT.decide(s, context)));
         out.put("notes", notes);
         return out;
     }

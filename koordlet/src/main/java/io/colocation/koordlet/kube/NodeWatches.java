@@ -53,13 +53,13 @@ public final class NodeWatches implements AutoCloseable {
         informers.add(pods);
         informers.add(node);
         long deadline = System.nanoTime() + timeout.toNanos();
-        await(pods.start().toCompletableFuture(), "pods of node " + nodeName, deadline, null);
-        await(node.start().toCompletableFuture(), "Node " + nodeName, deadline, null);
+        await(pods.start().toCompletableFuture(), "pods of node " + nodeName, deadline, null, client);
+        await(node.start().toCompletableFuture(), "Node " + nodeName, deadline, null, client);
         await(nodeMetric.start().toCompletableFuture(), "NodeMetric " + nodeName, deadline,
-                "the NodeMetric CRD is not installed: kubectl apply -f conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml");
+                "the NodeMetric CRD is not installed: kubectl apply -f conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml", client);
         DecodingInformer<NodeSLO> slo = DecodingInformer.named(client, NodeSLO.class, nodeName);
         try {
-            await(slo.start().toCompletableFuture(), "NodeSLO " + nodeName, deadline, null);
+            await(slo.start().toCompletableFuture(), "NodeSLO " + nodeName, deadline, null, client);
             nodeSlo = slo;
         } catch (StartupException e) {
             slo.close();
@@ -68,11 +68,14 @@ public final class NodeWatches implements AutoCloseable {
         }
     }
 
-    private static void await(CompletableFuture<?> started, String what, long deadline, String notFoundHint) throws StartupException {
+    private static void await(CompletableFuture<?> started, String what, long deadline, String notFoundHint, KubernetesClient client)
+            throws StartupException {
         try {
             started.get(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new StartupException("the API server did not list " + what + " in time");
+            String unreachable = ApiErrors.unreachable(client);
+            throw new StartupException(unreachable != null ? "cannot reach it: " + unreachable
+                    : "it did not list " + what + " in time (kubernetes.startupTimeoutSeconds)");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (notFoundHint != null && cause instanceof KubernetesClientException k && k.getCode() == 404) {

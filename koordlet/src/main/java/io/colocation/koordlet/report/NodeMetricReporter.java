@@ -1,5 +1,8 @@
 package io.colocation.koordlet.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.model.slo.NodeMetric;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -20,6 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class NodeMetricReporter {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMetricReporter.class);
+    private static final ResourceDefinitionContext CONTEXT = ResourceDefinitionContext.fromResourceType(NodeMetric.class);
+    private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
     public enum Outcome { REPORTED, NO_NODEMETRIC, FAILED }
 
@@ -50,8 +55,7 @@ public final class NodeMetricReporter {
             if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
                 try {
                     // read as it is: a typed read would fail on the very field someone broke
-                    GenericKubernetesResource fresh = client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(
-                            NodeMetric.class)).withName(nodeName).get();
+                    GenericKubernetesResource fresh = client.genericKubernetesResources(CONTEXT).withName(nodeName).get();
                     if (fresh == null) {
                         return report(Optional.empty(), status);
                     }
@@ -69,11 +73,14 @@ public final class NodeMetricReporter {
         return Outcome.REPORTED;
     }
 
+    /** Written and answered as a generic object: the server's answer holds the spec, which may be broken. */
     private void write(String resourceVersion, NodeMetric.Status status) {
-        NodeMetric update = new NodeMetric();
+        GenericKubernetesResource update = new GenericKubernetesResource();
+        update.setApiVersion(KoordinatorKeys.NODE_METRIC_API_VERSION);
+        update.setKind(KoordinatorKeys.NODE_METRIC_KIND);
         update.setMetadata(new ObjectMetaBuilder().withName(nodeName).withResourceVersion(resourceVersion).build());
-        update.setStatus(status);
-        client.resources(NodeMetric.class).resource(update).updateStatus();
+        update.setAdditionalProperty("status", JSON.convertValue(status, java.util.Map.class));
+        client.genericKubernetesResources(CONTEXT).resource(update).updateStatus();
     }
 
     private Outcome failed(String subject, KubernetesClientException e) {

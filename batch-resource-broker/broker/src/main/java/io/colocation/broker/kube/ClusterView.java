@@ -99,7 +99,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
             kinds = check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             check.cancel(true);
-            String refused = connectionProblem(client.getMasterUrl());
+            String refused = ApiErrors.unreachable(client);
             if (refused != null) {
                 throw new TimeoutException("cannot reach the Kubernetes API server " + url + ": " + refused);
             }
@@ -126,22 +126,6 @@ public final class ClusterView implements ClusterInputs, Closeable {
                     + " conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml");
         }
         return nodeSloServed;
-    }
-
-    /** Why a TCP connection to the server fails (the client only retries), null when it connects. */
-    private static String connectionProblem(java.net.URL url) {
-        if (url == null) {
-            return "no API server URL (kubernetes.masterUrl or the kubeconfig)";
-        }
-        int port = url.getPort() > 0 ? url.getPort() : url.getDefaultPort();
-        try (java.net.Socket socket = new java.net.Socket()) {
-            socket.connect(new java.net.InetSocketAddress(url.getHost(), port), 2000);
-            return null;
-        } catch (java.net.UnknownHostException e) {
-            return "unknown host " + url.getHost();
-        } catch (java.io.IOException e) {
-            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        }
     }
 
     private void startInformers(Duration timeout, long deadline, boolean nodeSloServed) throws TimeoutException, InterruptedException {

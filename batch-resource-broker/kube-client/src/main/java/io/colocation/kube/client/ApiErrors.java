@@ -1,5 +1,6 @@
 package io.colocation.kube.client;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
@@ -13,6 +14,28 @@ import javax.net.ssl.SSLException;
  */
 public final class ApiErrors {
     private ApiErrors() {
+    }
+
+    /**
+     * Why a TCP connection to the client's API server fails (fabric8's informers only retry, so a start that times out
+     * cannot tell a server that is down from one that is slow); null when it connects.
+     */
+    public static String unreachable(KubernetesClient client) {
+        java.net.URL url = client.getMasterUrl();
+        if (url == null) {
+            return "no API server URL (kubernetes.masterUrl or the kubeconfig)";
+        }
+        int port = url.getPort() > 0 ? url.getPort() : url.getDefaultPort();
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(url.getHost(), port), 2000);
+            return null;
+        } catch (UnknownHostException e) {
+            return "unknown host " + url.getHost();
+        } catch (ConnectException e) {
+            return "connection refused";
+        } catch (java.io.IOException e) {
+            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
     }
 
     public static String describe(Throwable t) {

@@ -13,12 +13,11 @@ import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
 import io.colocation.koordlet.qos.Processor;
 import io.colocation.koordlet.qos.Victim;
-import io.colocation.koordlet.qos.cpusuppress.CpuSuppress;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
-import io.colocation.koordlet.qos.evict.CpuEvict;
+import io.colocation.koordlet.qos.EvictionStrategy;
+import io.colocation.koordlet.qos.QoSContext;
+import io.colocation.koordlet.qos.QoSStrategies;
 import io.colocation.koordlet.qos.evict.EvictionDecision;
-import io.colocation.koordlet.qos.evict.MemoryEvict;
-import io.colocation.koordlet.qos.evict.MemoryPressureEvict;
 import io.colocation.koordlet.qos.memory.BeMemoryHigh;
 import io.colocation.model.node.NodeAnnotations;
 import io.colocation.model.node.YarnRelease;
@@ -29,6 +28,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -55,17 +56,29 @@ public final class QoSManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QoSManager.class);
     private static final long TOPOLOGY_REFRESH_SECONDS = 60;
 
-    /** The last round: when, the snapshot's decisions, whether the BE cgroup was there to write, the evictions done. */
-    public record Round(Instant time, CpuSuppressDecision cpuSuppress, BeMemoryHigh.Decision memoryHigh, EvictionDecision memoryEvict,
-            EvictionDecision memoryPressureEvict, EvictionDecision cpuEvict, boolean enforced, List<Eviction> evictions) {
+    /**
+     * The last round: when, the strategies' decisions (the eviction strategies' by name), whether the BE cgroup was there
+     * to write, the evictions done.
+     */
+    public record Round(Instant time, CpuSuppressDecision cpuSuppress, BeMemoryHigh.Decision memoryHigh,
+            Map<String, EvictionDecision> evictionDecisions, boolean enforced, List<Eviction> evictions) {
+        public EvictionDecision memoryEvict() {
+            return evictionDecisions.get(QoSStrategies.MEMORY_EVICT.name());
+        }
+
+        public EvictionDecision memoryPressureEvict() {
+            return evictionDecisions.get(QoSStrategies.MEMORY_PRESSURE_EVICT.name());
+        }
+
+        public EvictionDecision cpuEvict() {
+            return evictionDecisions.get(QoSStrategies.CPU_EVICT.name());
+        }
     }
 
     /** One eviction carried out (or tried): the victim, its area and strategy, and the outcome (null: done). */
     public record Eviction(Instant time, Victim victim, String area, String strategy, String failure) {
     }
 
-    static final Duration MEMORY_COOL_DOWN = Duration.ofSeconds(4);
-    static final Duration CPU_COOL_DOWN = Duration.ofSeconds(20);
     /** A victim evicted this recently is terminating, not to be evicted again. */
     static final Duration RECENTLY_EVICTED = Duration.ofMinutes(5);
     /**
@@ -88,10 +101,10 @@ public final class QoSManager implements AutoCloseable {
     private final Map<Victim, Instant> evicted = new HashMap<>();
     private final Map<String, Long> evictionCounts = new ConcurrentHashMap<>();
     private final BeCpuWindow beCpu = new BeCpuWindow();
-    private Instant lastMemoryEviction = Instant.EPOCH;
+    /** The last eviction per area, for its cool-down. */
+    private final Map<EvictionStrategy.Area, Instant> lastEviction = new EnumMap<>(EvictionStrategy.Area.class);
     /** Since when the host's memory pressure stall has been at or above the threshold; null when it is not. */
     private Instant pressureHighSince;
-    private Instant lastCpuEviction;
     private ScheduledExecutorService thread;
     private List<Processor> topology = List.of();
     private Instant topologyRead = Instant.EPOCH;
@@ -102,7 +115,10 @@ public final class QoSManager implements AutoCloseable {
     public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, QoSOptions options, EvictionExecutor evictions,
             Path sysRoot, int collectIntervalSeconds, Clock clock) {
         this.evictions = evictions;
-        this.lastCpuEviction = clock.instant(); // Koordinator's CPU evictor cools down from its start
+        for (EvictionStrategy.Area area : EvictionStrategy.Area.values()) {
+            // Koordinator's CPU evictor cools down from its start
+            lastEviction.put(area, area.coolsFromStart() ? clock.instant() : Instant.EPOCH);
+        }
         this.agent = agent;
         this.writer = writer;
         this.gates = gates;
@@ -149,9 +165,14 @@ public final class QoSManager implements AutoCloseable {
         if (snapshot.isEmpty()) {
             return Optional.empty();
         }
-        snapshot = Optional.of(snapshot.get().withBestEffort(beCpu.record(now, snapshot.get())));
-        CpuSuppressDecision suppress = CpuSuppress.decide(snapshot.get());
-        BeMemoryHigh.Decision memoryHigh = BeMemoryHigh.decide(snapshot.get(), options.beMemoryHigh());
+        NodeSnapshot snap = snapshot.get().withBestEffort(beCpu.record(now, snapshot.get()));
+        double someAvg10 = agent.lastSample().pressure().memorySome();
+        pressureHighSince = someAvg10 >= options.memoryPressure().someAvg10Percent()
+                ? (pressureHighSince == null ? now : pressureHighSince) : null;
+        QoSContext context = new QoSContext(options.beMemoryHigh(), options.memoryPressure(), someAvg10,
+                pressureHighSince == null ? 0 : Duration.between(pressureHighSince, now).toSeconds());
+        CpuSuppressDecision suppress = QoSStrategies.CPU_SUPPRESS.decide(snap, context);
+        BeMemoryHigh.Decision memoryHigh = QoSStrategies.BE_MEMORY_HIGH.decide(snap, context);
         if (beExists) {
             // Each step on its own: one that fails (a bug, a kernel that refuses) never stops the others or the evictions.
             guarded("YARN placement", () -> yarn.reconcile(agent.yarnContainers().orElse(List.of())));
@@ -159,23 +180,22 @@ public final class QoSManager implements AutoCloseable {
                     options.beCpuIdle()));
             guarded("memory.high", () -> applyMemoryHigh(memoryHigh));
         }
-        EvictionDecision memory = MemoryEvict.decide(snapshot.get());
-        double someAvg10 = agent.lastSample().pressure().memorySome();
-        pressureHighSince = someAvg10 >= options.memoryPressure().someAvg10Percent()
-                ? (pressureHighSince == null ? now : pressureHighSince) : null;
-        EvictionDecision pressure = MemoryPressureEvict.decide(snapshot.get(), options.memoryPressure(), someAvg10,
-                pressureHighSince == null ? 0 : Duration.between(pressureHighSince, now).toSeconds());
-        EvictionDecision cpu = CpuEvict.decide(snapshot.get());
+        Map<String, EvictionDecision> decisions = new LinkedHashMap<>();
         List<Eviction> done = new ArrayList<>();
         evicted.values().removeIf(t -> t.isBefore(now.minus(RECENTLY_EVICTED)));
-        if (!now.isBefore(lastMemoryEviction.plus(MEMORY_COOL_DOWN)) && (carryOut(now, "memory", memory, snapshot.get(), done)
-                || carryOut(now, "memory", pressure, snapshot.get(), done))) {
-            lastMemoryEviction = now;
+        Set<EvictionStrategy.Area> evictedIn = EnumSet.noneOf(EvictionStrategy.Area.class);
+        for (EvictionStrategy strategy : QoSStrategies.evictions()) {
+            EvictionDecision d = strategy.decide(snap, context);
+            decisions.put(strategy.name(), d);
+            EvictionStrategy.Area area = strategy.area();
+            // An area's first strategy that evicts ends its round; then the area cools down.
+            if (!evictedIn.contains(area) && !now.isBefore(lastEviction.get(area).plus(area.coolDown()))
+                    && carryOut(now, area.label(), d, snap, done)) {
+                evictedIn.add(area);
+                lastEviction.put(area, now);
+            }
         }
-        if (!now.isBefore(lastCpuEviction.plus(CPU_COOL_DOWN)) && carryOut(now, "cpu", cpu, snapshot.get(), done)) {
-            lastCpuEviction = now;
-        }
-        Round round = new Round(now, suppress, memoryHigh, memory, pressure, cpu, beExists, done);
+        Round round = new Round(now, suppress, memoryHigh, decisions, beExists, done);
         last = round;
         return Optional.of(round);
     }

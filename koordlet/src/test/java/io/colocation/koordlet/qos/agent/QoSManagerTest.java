@@ -215,7 +215,7 @@ class QoSManagerTest {
         assertEquals(List.of(), releases, "the CPU evictor cools down for 20 s from its start");
         clock.advance(Duration.ofSeconds(21));
         QoSManager.Round round = qos.runOnce().orElseThrow();
-        assertEquals(Map.of("cpu", 2100L), round.cpuEvict().strategies().get("BECPUEvict").release(), round.cpuEvict().explain().toString());
+        assertEquals(Map.of("kubernetes.io/batch-cpu", 2100L), round.cpuEvict().strategies().get("BECPUEvict").release(), round.cpuEvict().explain().toString());
         assertEquals(List.of(), evicted, "no container is killed");
         assertEquals(1, releases.size());
         YarnRelease r = releases.get(0);

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** {@code conf/k8s-scheduler.yml}: the scheduler service's settings, every one with a default. */
-public final class SchedulerConfig {
+public final class SchedulerSettings {
     /** Pods whose spec.schedulerName is this are ours; the profile of this name is used. */
     public String schedulerName = "koord-scheduler";
     /** A KubeSchedulerConfiguration file for the plugins and their args; empty: the default profile. */
@@ -53,8 +53,8 @@ public final class SchedulerConfig {
      * Reads the file by the parts' one convention ({@code ${VAR:-default}}, {@code -Dk8s-scheduler.<path>=value}); a bad
      * file or value is one message naming the file and the setting.
      */
-    public static SchedulerConfig load(Path file) throws YamlConfigLoader.ConfigException {
-        return YamlConfigLoader.fromProcess(SchedulerConfig.class, OVERRIDE_PREFIX, SchedulerConfig::validate).load(file);
+    public static SchedulerSettings load(Path file) throws YamlConfigLoader.ConfigException {
+        return YamlConfigLoader.fromProcess(SchedulerSettings.class, OVERRIDE_PREFIX, SchedulerSettings::validate).load(file);
     }
 
     public List<String> validate() {

@@ -36,7 +36,7 @@ import java.util.Set;
  * {@code pluginConfig} args. Plugins this scheduler does not have (Koordinator's NUMA, reservation, quota, ...) are
  * skipped with a note rather than failing a configuration copied from Koordinator.
  */
-public final class SchedulerConfiguration {
+public final class KubeSchedulerConfiguration {
     public static final String DEFAULT_SCHEDULER_NAME = "koord-scheduler";
     static final List<String> API_VERSIONS = List.of("kubescheduler.config.k8s.io/v1", "kubescheduler.config.k8s.io/v1beta3",
             "kubescheduler.config.k8s.io/v1beta2");
@@ -53,7 +53,7 @@ public final class SchedulerConfiguration {
     public record Result(List<Profile> profiles, List<String> notes) {
     }
 
-    private SchedulerConfiguration() {
+    private KubeSchedulerConfiguration() {
     }
 
     /** The default profile for explain (no handle: filters and scores only run). */

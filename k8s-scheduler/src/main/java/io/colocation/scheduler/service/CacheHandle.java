@@ -1,0 +1,53 @@
+package io.colocation.scheduler.service;
+
+import io.colocation.scheduler.framework.Handle;
+import io.colocation.scheduler.framework.WaitingPods;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Collection;
+
+/** The running scheduler's {@link Handle}: its client and write rate, its cache's pods and PodGroups, its Permit waits. */
+final class CacheHandle implements Handle {
+    private final KubernetesClient client;
+    private final WriteRate writes;
+    private final ClusterCache cache;
+    private final PermitWaits waits;
+
+    CacheHandle(KubernetesClient client, WriteRate writes, ClusterCache cache, PermitWaits waits) {
+        this.client = client;
+        this.writes = writes;
+        this.cache = cache;
+        this.waits = waits;
+    }
+
+    @Override
+    public KubernetesClient client() {
+        return client;
+    }
+
+    @Override
+    public boolean writeToken() {
+        return writes.acquire();
+    }
+
+    @Override
+    public Collection<Pod> pods() {
+        return cache.pods();
+    }
+
+    @Override
+    public boolean assumed(String podKey) {
+        return cache.assumed(podKey);
+    }
+
+    @Override
+    public GenericKubernetesResource podGroup(String namespace, String name) {
+        return cache.podGroup(namespace, name);
+    }
+
+    @Override
+    public WaitingPods waitingPods() {
+        return waits;
+    }
+}
