@@ -69,7 +69,7 @@ class BrokerStartupErrorsTest {
             port = free.getLocalPort();
         }
         String stderr = start(zk, Map.of("dw.kubernetes.masterUrl", "http://127.0.0.1:" + port));
-        assertOneLine(stderr, "cannot reach the Kubernetes API server http://127.0.0.1:" + port + "/: Connection refused");
+        assertOneLine(stderr, "cannot reach the Kubernetes API server http://127.0.0.1:" + port + "/: connection refused");
     }
 
     @Test

@@ -47,8 +47,15 @@ public final class KubeDocuments {
         return options;
     }
 
-    /** One object and where it came from. */
-    public record Sourced(String file, JsonNode object) {
+    /**
+     * One object and where it came from: its file, its place in the file ({@code document 2}, {@code document 2 items[0]})
+     * and, when a list held it, the list's apiVersion and kind ({@code v1 List}), else null.
+     */
+    public record Sourced(String file, JsonNode object, String position, String heldBy) {
+        public Sourced(String file, JsonNode object) {
+            this(file, object, "", null);
+        }
+
         public String kind() {
             return object.path("kind").asText("");
         }
@@ -114,13 +121,14 @@ public final class KubeDocuments {
                     continue; // an empty YAML document ("---" at the end)
                 }
                 if (doc.isArray()) {
+                    int i = 0;
                     for (JsonNode item : doc) {
-                        expand(label, item, out);
+                        expand(label, item, out, "document " + index + " [" + i++ + "]", "a JSON array");
                     }
                 } else if (!doc.isObject()) {
                     throw new InvalidInputException(label + ": document " + index + " is not a Kubernetes object");
                 } else {
-                    expand(label, doc, out);
+                    expand(label, doc, out, "document " + index, null);
                 }
             }
         } catch (JsonProcessingException e) {
@@ -190,17 +198,20 @@ public final class KubeDocuments {
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 
-    private static void expand(String file, JsonNode object, List<Sourced> out) throws InvalidInputException {
+    private static void expand(String file, JsonNode object, List<Sourced> out, String position, String heldBy)
+            throws InvalidInputException {
         String kind = object.path("kind").asText("");
         if (kind.endsWith("List") && object.has("items")) {
+            int i = 0;
+            String list = (object.path("apiVersion").asText("") + " " + kind).trim();
             for (JsonNode item : object.get("items")) {
                 if (item == null || !item.isObject()) {
                     throw new InvalidInputException(file + ": a " + kind + " holds an item that is not a Kubernetes object: " + item);
                 }
-                expand(file, item, out);
+                expand(file, item, out, position + " items[" + i++ + "]", heldBy != null ? heldBy + " > " + list : list);
             }
         } else {
-            Sourced doc = new Sourced(file, object);
+            Sourced doc = new Sourced(file, object, position, heldBy);
             noNullItems(object, "", doc);
             out.add(doc);
         }

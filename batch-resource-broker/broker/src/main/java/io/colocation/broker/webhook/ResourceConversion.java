@@ -1,0 +1,86 @@
+package io.colocation.broker.webhook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.colocation.api.InvalidInputException;
+import io.colocation.api.PriorityClass;
+import io.colocation.api.ResourceNames;
+import io.colocation.model.KubeQuantity;
+import io.colocation.model.pod.PodClassifier;
+import io.fabric8.kubernetes.api.model.Pod;
+
+/**
+ * The extended-resource conversion at the end of stage 1 (KOORDINATOR-COMPAT.md §14.6): for a pod whose priority class
+ * (label, then {@code spec.priority}, then its QoS) is batch or mid, {@code cpu} and {@code memory} of every init
+ * container, container and the pod overhead become {@code kubernetes.io/batch-*} or {@code mid-*}: cpu as an integer of
+ * milli-cores (rounded up), memory as the same quantity; a container's request is then filled from its limit.
+ */
+final class ResourceConversion {
+    private ResourceConversion() {
+    }
+
+    /** @param typed the same pod as the typed model, for its priority class */
+    static void convert(ObjectNode pod, Pod typed) throws PodMutation.Denied {
+        PriorityClass pc = PodClassifier.priorityClass(typed);
+        String cpu;
+        String memory;
+        if (pc == PriorityClass.BATCH) {
+            cpu = ResourceNames.BATCH_CPU;
+            memory = ResourceNames.BATCH_MEMORY;
+        } else if (pc == PriorityClass.MID) {
+            cpu = ResourceNames.MID_CPU;
+            memory = ResourceNames.MID_MEMORY;
+        } else {
+            return;
+        }
+        JsonNode spec = pod.path("spec");
+        for (String list : new String[] {"initContainers", "containers"}) {
+            for (JsonNode c : spec.path(list)) {
+                JsonNode resources = c.path("resources");
+                if (!resources.isObject()) {
+                    continue;
+                }
+                for (String field : new String[] {"requests", "limits"}) {
+                    JsonNode map = resources.get(field);
+                    if (map instanceof ObjectNode m) {
+                        replace(m, "cpu", cpu);
+                        replace(m, "memory", memory);
+                    }
+                }
+                requestFromLimit((ObjectNode) resources, cpu);
+                requestFromLimit((ObjectNode) resources, memory);
+            }
+        }
+        if (spec.path("overhead") instanceof ObjectNode overhead) {
+            replace(overhead, "cpu", cpu);
+            replace(overhead, "memory", memory);
+        }
+    }
+
+    /** {@code replaceAndEraseResource}: the value under the extended name (cpu in milli-cores), the original removed. */
+    private static void replace(ObjectNode map, String from, String to) throws PodMutation.Denied {
+        JsonNode value = map.get(from);
+        if (value == null) {
+            return;
+        }
+        map.remove(from);
+        if (from.equals("cpu")) {
+            try {
+                map.put(to, KubeQuantity.integer(KubeQuantity.parse(value.asText(), from).milliValue()).canonical());
+            } catch (InvalidInputException e) {
+                throw new PodMutation.Denied(e.getMessage());
+            }
+        } else {
+            map.set(to, value);
+        }
+    }
+
+    /** {@code restrictResourceRequestAndLimit}: a request missing where the limit is set takes the limit. */
+    private static void requestFromLimit(ObjectNode resources, String name) {
+        JsonNode limits = resources.path("limits");
+        JsonNode requests = resources.path("requests");
+        if (limits.has(name) && !requests.has(name)) {
+            PodMutation.object(resources, "requests").set(name, limits.get(name));
+        }
+    }
+}
