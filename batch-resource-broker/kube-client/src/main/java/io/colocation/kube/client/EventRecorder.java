@@ -1,12 +1,11 @@
 package io.colocation.kube.client;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * <li>repeats are one Event: the same involved object, type, reason, source and message within {@link #SERIES_WINDOW}
  * raise its {@code count} and {@code lastTimestamp}, written by a patch at most every {@link #PATCH_EVERY}; a new
  * message is a new Event, so a pod's reason shows as soon as it changes;</li>
+ * <li>similar Events are combined (client-go's EventAggregator): from the {@value #SIMILAR_MAX}th distinct message for
+ * the same object, type, reason and source within {@link #SERIES_WINDOW}, they are one Event whose message is
+ * {@code (combined from similar events): } and the latest message, so a pod whose FailedScheduling summary changes
+ * each attempt (the node counts do) makes one Event, not one per attempt;</li>
  * <li>each object has its own rate (client-go's spam filter: a burst of {@value #SPAM_BURST} writes, then one per
  * {@link #SPAM_REFILL}); a create over it is dropped and counted, a patch waits;</li>
  * <li>at most {@value #BACKLOG} creates wait to be written, and {@value #MAX_SERIES} series are remembered.</li>
@@ -41,12 +44,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventRecorder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration SERIES_WINDOW = Duration.ofMinutes(10);
     static final Duration PATCH_EVERY = Duration.ofSeconds(30);
     static final int SPAM_BURST = 25;
     static final Duration SPAM_REFILL = Duration.ofMinutes(5);
     static final int BACKLOG = 1000;
     static final int MAX_SERIES = 4096;
+    static final int SIMILAR_MAX = 10;
+    static final String COMBINED = "(combined from similar events): ";
     private static final int MAX_MESSAGE = 1024;
     /** Events about cluster-scoped objects live in {@code default}, as the kubelet's and the scheduler's do. */
     static final String CLUSTER_SCOPED_NAMESPACE = "default";
@@ -69,17 +75,28 @@ public final class EventRecorder implements AutoCloseable {
         void create(Event event);
 
         /** false when the Event is gone (expired by the API server's TTL). */
-        boolean patch(String namespace, String name, int count, String lastTimestamp);
+        boolean patch(String namespace, String name, int count, String lastTimestamp, String message);
     }
 
+    /** A series' key: {@code message} null for the combined Event of similar ones. */
     private record Key(Involved about, String type, String reason, String host, String message) {
+    }
+
+    /** Similar Events: the same object, type, reason and source, any message. */
+    private record SimilarKey(Involved about, String type, String reason, String host) {
+    }
+
+    /** The distinct messages of similar Events seen since {@code last} minus the window. */
+    private static final class Similar {
+        final java.util.Set<String> messages = new java.util.HashSet<>();
+        Instant last;
     }
 
     /** One Event and what was seen of it since its last write. */
     private static final class Series {
         final String name;
         final Instant first;
-        final String message;
+        String message;
         int count;
         Instant last;
         int written;
@@ -128,6 +145,12 @@ public final class EventRecorder implements AutoCloseable {
             return size() > MAX_SERIES;
         }
     };
+    private final Map<SimilarKey, Similar> similar = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<SimilarKey, Similar> eldest) {
+            return size() > MAX_SERIES;
+        }
+    };
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong patched = new AtomicLong();
@@ -170,10 +193,12 @@ public final class EventRecorder implements AutoCloseable {
             }
 
             @Override
-            public boolean patch(String namespace, String name, int count, String lastTimestamp) {
+            public boolean patch(String namespace, String name, int count, String lastTimestamp, String message) {
                 try {
-                    client.v1().events().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                            new EventBuilder().withCount(count).withLastTimestamp(lastTimestamp).build());
+                    String patch = JSON.createObjectNode().put("count", count).put("lastTimestamp", lastTimestamp)
+                            .put("message", message).toString();
+                    Patches.merge(client, new EventBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                            .build(), patch);
                     return true;
                 } catch (KubernetesClientException e) {
                     if (e.getCode() == 404) {
@@ -197,13 +222,19 @@ public final class EventRecorder implements AutoCloseable {
     public void record(Involved about, String type, String reason, String message, String host) {
         Instant now = clock.instant();
         String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
-        Key key = new Key(about, type, reason, host, text);
         Series s;
+        Key key;
         synchronized (this) {
+            boolean combined = combine(new SimilarKey(about, type, reason, host), text, now);
+            if (combined) {
+                text = COMBINED + text;
+            }
+            key = new Key(about, type, reason, host, combined ? null : text);
             s = series.get(key);
             if (s != null && Duration.between(s.last, now).compareTo(SERIES_WINDOW) <= 0) {
                 s.count++;
                 s.last = now;
+                s.message = text;
                 return; // the flusher writes the new count
             }
             if (!bucket(about).take(now)) {
@@ -217,6 +248,17 @@ public final class EventRecorder implements AutoCloseable {
         writer.execute(() -> create(key, fresh));
     }
 
+    /** Whether this message joins the combined Event of its similar ones (client-go's EventAggregate). */
+    private boolean combine(SimilarKey key, String message, Instant now) {
+        Similar seen = similar.computeIfAbsent(key, k -> new Similar());
+        if (seen.last != null && Duration.between(seen.last, now).compareTo(SERIES_WINDOW) > 0) {
+            seen.messages.clear();
+        }
+        seen.last = now;
+        seen.messages.add(message);
+        return seen.messages.size() >= SIMILAR_MAX;
+    }
+
     private Bucket bucket(Involved about) {
         return buckets.computeIfAbsent(about, a -> new Bucket());
     }
@@ -227,9 +269,11 @@ public final class EventRecorder implements AutoCloseable {
         }
         int count;
         String last;
+        String message;
         synchronized (this) {
             count = s.count;
             last = s.last.toString();
+            message = s.message;
             s.written = count;
             s.writtenAt = clock.instant();
         }
@@ -238,7 +282,7 @@ public final class EventRecorder implements AutoCloseable {
                 .withNewMetadata().withName(s.name).withNamespace(about.eventNamespace()).endMetadata()
                 .withNewInvolvedObject().withApiVersion(about.apiVersion()).withKind(about.kind()).withNamespace(about.namespace())
                 .withName(about.name()).withUid(about.uid()).endInvolvedObject()
-                .withType(key.type()).withReason(key.reason()).withMessage(s.message)
+                .withType(key.type()).withReason(key.reason()).withMessage(message)
                 .withNewSource().withComponent(component).withHost(key.host()).endSource()
                 .withFirstTimestamp(s.first.toString()).withLastTimestamp(last).withCount(count).build();
         try {
@@ -273,12 +317,14 @@ public final class EventRecorder implements AutoCloseable {
             Series s = e.getValue();
             int count;
             String last;
+            String message;
             synchronized (this) {
                 if (!bucket(e.getKey().about()).take(now)) {
                     continue; // over this object's rate: the count waits
                 }
                 count = s.count;
                 last = s.last.toString();
+                message = s.message;
                 s.written = count;
                 s.writtenAt = now;
             }
@@ -286,7 +332,7 @@ public final class EventRecorder implements AutoCloseable {
                 return;
             }
             try {
-                if (sink.patch(e.getKey().about().eventNamespace(), s.name, count, last)) {
+                if (sink.patch(e.getKey().about().eventNamespace(), s.name, count, last, message)) {
                     patched.incrementAndGet();
                 } else {
                     synchronized (this) {

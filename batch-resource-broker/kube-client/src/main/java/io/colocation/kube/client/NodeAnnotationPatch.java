@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 
 /** Sets or removes one annotation of a Node by a JSON merge patch, leaving other writers' annotations alone. */
 public final class NodeAnnotationPatch {
@@ -21,6 +20,6 @@ public final class NodeAnnotationPatch {
     public static void set(KubernetesClient client, String node, String key, String value) {
         ObjectNode patch = JSON.createObjectNode();
         patch.putObject("metadata").putObject("annotations").put(key, value);
-        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+        Patches.merge(client, new NodeBuilder().withNewMetadata().withName(node).endMetadata().build(), patch.toString());
     }
 }

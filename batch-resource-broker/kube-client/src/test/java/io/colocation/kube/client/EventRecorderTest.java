@@ -29,8 +29,8 @@ class EventRecorderTest {
         }
 
         @Override
-        public boolean patch(String namespace, String name, int count, String lastTimestamp) {
-            patches.add(name + " count=" + count + " last=" + lastTimestamp);
+        public boolean patch(String namespace, String name, int count, String lastTimestamp, String message) {
+            patches.add(name + " count=" + count + " last=" + lastTimestamp + " message=" + message);
             return !gone;
         }
     }
@@ -74,16 +74,51 @@ class EventRecorderTest {
         Sink sink = new Sink();
         try (EventRecorder r = new EventRecorder(sink, "koordlet", clock, () -> true)) {
             for (int i = 0; i < 30; i++) {
-                r.warning(POD, "FailedScheduling", "attempt " + i, null);
+                r.warning(POD, "Reason" + i, "attempt", null);
             }
             EventRecorder.Involved other = new EventRecorder.Involved("v1", "Pod", "batch", "spark-exec-2", "uid-2");
-            r.warning(other, "FailedScheduling", "attempt 0", null);
+            r.warning(other, "Reason0", "attempt", null);
             Await.until(Duration.ofSeconds(5), () -> sink.created.size() == EventRecorder.SPAM_BURST + 1);
             assertEquals(30L - EventRecorder.SPAM_BURST, r.counts().get("dropped"), "over the first pod's burst");
             clock.advance(EventRecorder.SPAM_REFILL);
-            r.warning(POD, "FailedScheduling", "attempt 30", null);
+            r.warning(POD, "Reason30", "attempt", null);
             Await.until(Duration.ofSeconds(5), () -> sink.created.size() == EventRecorder.SPAM_BURST + 2);
         }
+    }
+
+    @Test
+    void similarEventsWithChangingMessagesAreCombinedIntoOne() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-24T08:00:00Z"));
+        Sink sink = new Sink();
+        try (EventRecorder r = new EventRecorder(sink, "koord-scheduler", clock, () -> true)) {
+            for (int i = 1; i <= 40; i++) {
+                r.warning(POD, "FailedScheduling", "0/" + (100 + i) + " nodes are available.", null);
+                if (i == EventRecorder.SIMILAR_MAX) {
+                    int created = EventRecorder.SIMILAR_MAX;
+                    Await.until(Duration.ofSeconds(5), () -> sink.created.size() == created);
+                }
+            }
+            List<String> messages = sink.created.stream().map(Event::getMessage).toList();
+            assertEquals(EventRecorder.SIMILAR_MAX, messages.size(), "nine distinct messages, then one combined Event: " + messages);
+            assertEquals("0/109 nodes are available.", messages.get(8));
+            assertEquals("(combined from similar events): 0/110 nodes are available.", messages.get(9));
+            clock.advance(EventRecorder.PATCH_EVERY);
+            r.flush();
+            assertEquals(List.of(sink.created.get(9).getMetadata().getName() + " count=31 last=2026-11-24T08:00:00Z"
+                    + " message=(combined from similar events): 0/140 nodes are available."), sink.patches);
+            r.warning(other(), "FailedScheduling", "0/1 nodes are available.", null);
+            Await.until(Duration.ofSeconds(5), () -> sink.created.size() == EventRecorder.SIMILAR_MAX + 1);
+            assertEquals("0/1 nodes are available.", sink.created.get(EventRecorder.SIMILAR_MAX).getMessage(), "another pod's are its own");
+            clock.advance(EventRecorder.SERIES_WINDOW.plusSeconds(1));
+            r.warning(POD, "FailedScheduling", "0/3 nodes are available.", null);
+            Await.until(Duration.ofSeconds(5), () -> sink.created.size() == EventRecorder.SIMILAR_MAX + 2);
+            assertEquals("0/3 nodes are available.", sink.created.get(EventRecorder.SIMILAR_MAX + 1).getMessage(),
+                    "after a quiet window, messages are single again");
+        }
+    }
+
+    private static EventRecorder.Involved other() {
+        return new EventRecorder.Involved("v1", "Pod", "batch", "spark-exec-2", "uid-2");
     }
 
     @Test
