@@ -1,5 +1,6 @@
 package io.colocation.scheduler.cli;
 
+import io.colocation.api.time.ScaledClock;
 import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.KubernetesClients;
 import io.colocation.model.document.KubeDocuments;
@@ -15,7 +16,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -42,7 +42,7 @@ public final class K8sSchedulerCommand {
             SchedulerSettings config = SchedulerSettings.load(Path.of(args[0]));
             KubernetesClient client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
             SchedulerService service = new SchedulerService(config, handle -> profile(config, handle), client, identity(),
-                    Clock.systemUTC());
+                    ScaledClock.fromSystemProperties());
             StatusServer status = SchedulerStatus.of(service);
             try {
                 status.start(config.status.bindAddress, config.status.port);

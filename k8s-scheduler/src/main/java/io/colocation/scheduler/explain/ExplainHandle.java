@@ -7,7 +7,7 @@ import io.colocation.scheduler.framework.WaitingPods;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.Collection;
+import java.util.function.Function;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +57,8 @@ final class ExplainHandle implements Handle, Framework.Assumption {
     }
 
     @Override
-    public Collection<Pod> pods() {
-        return pods;
+    public PodIndex podIndex(String name, Function<Pod, String> keyOf) {
+        return key -> pods.stream().filter(p -> key.equals(keyOf.apply(p))).toList();
     }
 
     @Override

@@ -117,17 +117,10 @@ public final class SchedulerExplainCommand {
     static Explained explain(Profile profile, SchedulingInput.Result input, ExplainHandle handle) {
         CycleState state = new CycleState(input.snapshot());
         SchedulingCycle.Decision[] judged = new SchedulingCycle.Decision[1];
-        Framework.NodeSelector everyNode = new Framework.NodeSelector() {
-            @Override
-            public String select(CycleState s, PodInfo p) {
-                judged[0] = SchedulingCycle.decide(profile, s, p);
-                return judged[0].selected();
-            }
-
-            @Override
-            public String unavailable(CycleState s, PodInfo p) {
-                return judged[0].unavailableSummary();
-            }
+        Framework.NodeSelector everyNode = (s, p) -> {
+            judged[0] = SchedulingCycle.decide(profile, s, p);
+            return new SchedulingCycle.Selection(judged[0].selected(),
+                    judged[0].selected() == null ? judged[0].unavailableSummary() : null);
         };
         Framework.CycleResult cycle = new Framework(profile).schedulingCycle(state, input.pending(), everyNode, handle);
         SchedulingCycle.Decision decision = judged[0] != null ? judged[0] : SchedulingCycle.decide(profile, state, input.pending());

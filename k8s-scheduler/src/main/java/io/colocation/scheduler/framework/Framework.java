@@ -12,13 +12,13 @@ import java.util.Map;
  * and {@code explain} both run it; only their selector and assumption differ.
  */
 public final class Framework {
-    /** How a cycle finds its node: the running scheduler samples large clusters, explain judges every node. */
+    /**
+     * How a cycle finds its node: the running scheduler samples large clusters, explain judges every node. Either
+     * way the answer is the node or, when none fits, kube-scheduler's summary ({@code 0/3 nodes are available: ...}).
+     */
+    @FunctionalInterface
     public interface NodeSelector {
-        /** The node for the pod, null when none fits. */
-        String select(CycleState state, PodInfo pod);
-
-        /** Why no node fits, kube-scheduler's summary ({@code 0/3 nodes are available: ...}). */
-        String unavailable(CycleState state, PodInfo pod);
+        SchedulingCycle.Selection select(CycleState state, PodInfo pod);
     }
 
     /** Holds a reserved pod's room on its node (the scheduler's cache) until it is bound or released. */
@@ -69,20 +69,10 @@ public final class Framework {
 
     /**
      * The running scheduler's selector: it searches a large cluster only as far as {@code search} allows
-     * (percentageOfNodesToScore) and runs the full cycle, every plugin on every node, only to say why no node fits.
+     * (percentageOfNodesToScore), each node's filters stopping at the first that rejects it.
      */
     public NodeSelector searching(NodeSearch search) {
-        return new NodeSelector() {
-            @Override
-            public String select(CycleState state, PodInfo pod) {
-                return SchedulingCycle.select(profile, state, pod, search);
-            }
-
-            @Override
-            public String unavailable(CycleState state, PodInfo pod) {
-                return SchedulingCycle.decide(profile, state, pod).unavailableSummary();
-            }
-        };
+        return (state, pod) -> SchedulingCycle.select(profile, state, pod, search);
     }
 
     /** The scheduling cycle, up to Permit. */
@@ -92,9 +82,10 @@ public final class Framework {
         if (rejected != null) {
             return new CycleResult(preFilter, null, Point.PRE_FILTER, rejected, null);
         }
-        String node = selector.select(state, pod);
+        SchedulingCycle.Selection selection = selector.select(state, pod);
+        String node = selection.node();
         if (node == null) {
-            String why = selector.unavailable(state, pod);
+            String why = selection.unavailable();
             runPostFilter(state, pod, why);
             return new CycleResult(preFilter, null, Point.FILTER, Status.unschedulable(why), null);
         }

@@ -4,10 +4,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Collection;
+import java.util.function.Function;
 
 /**
  * What the running scheduler gives plugins that act on the cluster (kube-scheduler's framework handle): its client
- * and write rate, its informer's pods, PodGroups, and the pods waiting at Permit. {@code explain} builds profiles
+ * and write rate, indexes over its informer's pods, PodGroups, and the pods waiting at Permit. {@code explain} builds profiles
  * without one: it runs filters and scores only.
  */
 public interface Handle {
@@ -16,8 +17,18 @@ public interface Handle {
     /** Waits for the client's next write (the configured QPS and burst); false if interrupted. */
     boolean writeToken();
 
-    /** Every pod the scheduler's informer has. */
-    Collection<Pod> pods();
+    /**
+     * An index over the scheduler's pods, registered while the profile is built (before the scheduler starts), as
+     * kube-scheduler's plugins add indexers to its shared informer: {@code keyOf} names a pod's key (null: not
+     * indexed), and the answer finds the pods of one key without walking them all.
+     */
+    PodIndex podIndex(String name, Function<Pod, String> keyOf);
+
+    /** The pods of one key of a {@link #podIndex}, as the informer has them now. */
+    @FunctionalInterface
+    interface PodIndex {
+        Collection<Pod> pods(String key);
+    }
 
     /** Whether the pod is assumed onto a node by this scheduler and not yet seen bound. */
     boolean assumed(String podKey);

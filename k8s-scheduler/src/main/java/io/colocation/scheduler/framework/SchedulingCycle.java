@@ -22,12 +22,9 @@ public final class SchedulingCycle {
     public record Decision(String pod, List<NodeResult> nodes, String selected) {
         /** kube-scheduler's summary: {@code 0/3 nodes are available: 2 Insufficient cpu, 1 node(s) had untolerated taint {a}.} */
         public String unavailableSummary() {
-            java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+            Map<String, Integer> counts = new java.util.TreeMap<>();
             nodes.forEach(n -> n.filter().reasons().forEach(r -> counts.merge(r, 1, Integer::sum)));
-            List<String> parts = new ArrayList<>();
-            counts.forEach((r, c) -> parts.add(c + " " + r));
-            long feasible = nodes.stream().filter(n -> n.filter().success()).count();
-            return feasible + "/" + nodes.size() + " nodes are available" + (parts.isEmpty() ? "." : ": " + String.join(", ", parts) + ".");
+            return summary(nodes.stream().filter(n -> n.filter().success()).count(), nodes.size(), counts);
         }
     }
 
@@ -35,24 +32,25 @@ public final class SchedulingCycle {
     }
 
     /**
-     * The node {@link #decide} selects, found the way a running scheduler must: a node's filters stop at the first
-     * that rejects it, only feasible nodes are scored, and with no score plugin the first feasible node in order is
-     * the answer. Null when no node fits ({@link #decide} then says why).
+     * What a running scheduler's search found: the node, or (null node) why none fits, kube-scheduler's summary of each
+     * node's first rejecting filter.
      */
-    public static String select(Profile profile, ClusterSnapshot snapshot, PodInfo pod) {
-        return select(profile, snapshot, pod, null);
+    public record Selection(String node, String unavailable) {
     }
 
     /**
-     * As {@link #select(Profile, ClusterSnapshot, PodInfo)}, searching a cluster of 100 nodes or more only as far as
-     * {@code search} allows (kube-scheduler's percentageOfNodesToScore); null searches every node.
+     * The node {@link #decide} selects, found the way a running scheduler must: a node's filters stop at the first
+     * that rejects it, only feasible nodes are scored, and with no score plugin the first feasible node in order is
+     * the answer. A cluster of 100 nodes or more is searched only as far as {@code search} allows (kube-scheduler's
+     * percentageOfNodesToScore); null searches every node. When no node fits, every node was judged, and the summary
+     * counts the reasons of each node's first rejecting filter, as kube-scheduler's FailedScheduling message does.
      */
-    public static String select(Profile profile, ClusterSnapshot snapshot, PodInfo pod, NodeSearch search) {
+    public static Selection select(Profile profile, ClusterSnapshot snapshot, PodInfo pod, NodeSearch search) {
         return select(profile, new CycleState(snapshot), pod, search);
     }
 
     /** As above, in a cycle whose state the pre-filter plugins have already written. */
-    public static String select(Profile profile, CycleState state, PodInfo pod, NodeSearch search) {
+    public static Selection select(Profile profile, CycleState state, PodInfo pod, NodeSearch search) {
         List<NodeInfo> nodes = state.snapshot().nodes();
         int all = nodes.size();
         int toFind = search == null ? all : NodeSearch.feasibleNodesToFind(all, profile.percentageOfNodesToScore());
@@ -61,18 +59,22 @@ public final class SchedulingCycle {
         // Nothing to compare without a score plugin: the first feasible node is the answer.
         int wanted = profile.scores().isEmpty() ? Math.min(toFind, 1) : toFind;
         List<Integer> feasible = new ArrayList<>();
+        Map<String, Integer> rejections = new java.util.TreeMap<>();
         int processed = 0;
         while (processed < all && feasible.size() < wanted) {
             int i = (start + processed++) % all;
-            if (passes(profile, state, pod, nodes.get(i))) {
+            Status rejected = firstRejection(profile, state, pod, nodes.get(i));
+            if (rejected == null) {
                 feasible.add(i);
+            } else {
+                rejected.reasons().forEach(r -> rejections.merge(r, 1, Integer::sum));
             }
         }
         if (sampled) {
             search.stoppedAfter(start, processed, all);
         }
         if (feasible.isEmpty()) {
-            return null;
+            return new Selection(null, summary(0, all, rejections));
         }
         feasible.sort(null); // ties go to the first node in order, as in decide
         long[] totals = new long[feasible.size()];
@@ -92,16 +94,32 @@ public final class SchedulingCycle {
                 best = k;
             }
         }
-        return nodes.get(feasible.get(best)).name();
+        return new Selection(nodes.get(feasible.get(best)).name(), null);
     }
 
-    private static boolean passes(Profile profile, CycleState state, PodInfo pod, NodeInfo node) {
+    /** kube-scheduler's summary: {@code 0/3 nodes are available: 2 Insufficient cpu, 1 node(s) had untolerated taint {a}.} */
+    private static String summary(long feasible, int all, Map<String, Integer> reasonCounts) {
+        List<String> parts = new ArrayList<>();
+        reasonCounts.forEach((r, c) -> parts.add(c + " " + r));
+        return feasible + "/" + all + " nodes are available" + (parts.isEmpty() ? "." : ": " + String.join(", ", parts) + ".");
+    }
+
+    /**
+     * Whether every filter of the profile passes the pod on the node (in a cycle state of its own): the check of a
+     * change that may let a node take an unschedulable pod.
+     */
+    public static boolean feasible(Profile profile, CycleState state, PodInfo pod, NodeInfo node) {
+        return firstRejection(profile, state, pod, node) == null;
+    }
+
+    private static Status firstRejection(Profile profile, CycleState state, PodInfo pod, NodeInfo node) {
         for (FilterPlugin f : profile.filters()) {
-            if (!f.filter(state, pod, node).success()) {
-                return false;
+            Status s = f.filter(state, pod, node);
+            if (!s.success()) {
+                return s;
             }
         }
-        return true;
+        return null;
     }
 
     public static Decision decide(Profile profile, ClusterSnapshot snapshot, PodInfo pod) {

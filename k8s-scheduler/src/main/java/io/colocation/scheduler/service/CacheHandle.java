@@ -5,7 +5,7 @@ import io.colocation.scheduler.framework.WaitingPods;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.Collection;
+import java.util.function.Function;
 
 /** The running scheduler's {@link Handle}: its client and write rate, its cache's pods and PodGroups, its Permit waits. */
 final class CacheHandle implements Handle {
@@ -32,8 +32,8 @@ final class CacheHandle implements Handle {
     }
 
     @Override
-    public Collection<Pod> pods() {
-        return cache.pods();
+    public PodIndex podIndex(String name, Function<Pod, String> keyOf) {
+        return cache.index(name, keyOf);
     }
 
     @Override

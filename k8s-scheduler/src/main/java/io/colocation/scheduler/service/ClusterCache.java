@@ -8,6 +8,7 @@ import io.colocation.model.slo.NodeMetric;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
 import io.colocation.scheduler.framework.Framework;
+import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Snapshots;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -26,6 +27,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +52,8 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
     private SharedIndexInformer<Pod> pods;
     private volatile boolean synced;
     private DecodingInformer<NodeMetric> metrics;
+    /** The plugins' indexes over the pods, added to the informer when it starts. */
+    private final Map<String, Function<Pod, List<String>>> podIndexers = new HashMap<>();
 
     // Guarded by this: the cluster as the informers and the assumptions have it.
     private final Map<String, Node> nodeObjects = new HashMap<>();
@@ -59,6 +63,8 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
     private final Map<String, Map<String, PodInfo>> podsByNode = new HashMap<>();
     private final TreeMap<String, NodeInfo> infos = new TreeMap<>();
     private final Set<String> dirty = new HashSet<>();
+    /** Nodes rebuilt since {@link #changedNodes} was last asked. */
+    private final Set<String> changedSinceAsked = new HashSet<>();
     /** {@code infos} in name order, as the last snapshot has it, and each node's place there. */
     private NodeInfo[] ordered = new NodeInfo[0];
     private final Map<String, Integer> position = new HashMap<>();
@@ -111,6 +117,9 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
                     + " apply conf/kubernetes/crds/ and restart the scheduler");
         }
         pods = client.pods().inAnyNamespace().runnableInformer(0);
+        synchronized (podIndexers) {
+            pods.addIndexers(podIndexers);
+        }
         pods.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -289,6 +298,20 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
         }
     }
 
+    /** Registers an index over the pods (before {@link #start}) and returns its lookup. */
+    Handle.PodIndex index(String name, Function<Pod, String> keyOf) {
+        synchronized (podIndexers) {
+            if (pods != null) {
+                throw new IllegalStateException("pod index " + name + " registered after the informer started");
+            }
+            podIndexers.put(name, pod -> {
+                String key = keyOf.apply(pod);
+                return key == null ? List.of() : List.of(key);
+            });
+        }
+        return key -> pods.getIndexer().byIndex(name, key);
+    }
+
     /** Every pod the informer has. */
     java.util.Collection<Pod> pods() {
         return pods.getStore().list();
@@ -317,6 +340,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
                     sameNodes = false;
                 }
             }
+            changedSinceAsked.addAll(dirty);
             dirty.clear();
             if (sameNodes) {
                 ordered = next;
@@ -329,6 +353,23 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
             }
         }
         return new ClusterSnapshot(Collections.unmodifiableList(Arrays.asList(ordered)), now);
+    }
+
+    /**
+     * The nodes that changed (their Node, a pod on them or gone from them, their NodeMetric, an assumption) since the
+     * last call, as they are now; a node that went is not among them.
+     */
+    synchronized List<NodeInfo> changedNodes(Instant now) {
+        snapshot(now);
+        List<NodeInfo> out = new ArrayList<>(changedSinceAsked.size());
+        for (String name : changedSinceAsked) {
+            NodeInfo info = infos.get(name);
+            if (info != null) {
+                out.add(info);
+            }
+        }
+        changedSinceAsked.clear();
+        return out;
     }
 
     /** The node with its pods and metric as the cache has them now; null when gone or unreadable. */

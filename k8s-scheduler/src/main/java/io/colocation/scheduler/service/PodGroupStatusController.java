@@ -8,8 +8,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.colocation.kube.client.Patches;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
@@ -64,8 +63,11 @@ final class PodGroupStatusController {
                 continue;
             }
             try {
-                client.genericKubernetesResources(API_VERSION, "PodGroup").inNamespace(ns).withName(name).subresource("status")
-                        .patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(Map.of("status", next)));
+                GenericKubernetesResource stub = new GenericKubernetesResource();
+                stub.setApiVersion(API_VERSION);
+                stub.setKind("PodGroup");
+                stub.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+                Patches.mergeStatus(client, stub, JSON.writeValueAsString(Map.of("status", next)));
                 written++;
                 if (!String.valueOf(next.get("phase")).equals(String.valueOf(status.get("phase")))) {
                     LOG.info("PodGroup {}/{}: {} -> {} ({} members)", ns, name, status.getOrDefault("phase", "\"\""),

@@ -5,12 +5,15 @@ import io.colocation.api.concurrent.Daemons;
 import io.colocation.api.lifecycle.Lifecycle;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
+import io.colocation.scheduler.framework.NodeInfo;
 import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Profile;
+import io.colocation.scheduler.framework.SchedulingCycle;
 import io.colocation.scheduler.framework.Snapshots;
 import io.colocation.scheduler.framework.Status;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -34,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * The scheduler service: informers feed a queue of this scheduler's pending pods; while this replica holds the
  * Lease, one loop takes the next pod and runs the profile's {@link Framework} on the cache's snapshot (the runtime
  * {@code explain} runs too); a reserved pod binds on the binder pool, at once or after its Permit wait, and an
- * unschedulable one gets a FailedScheduling Event and backs off. Lifecycle LATENT → STARTED → CLOSED.
+ * unschedulable one gets a FailedScheduling Event and waits for a change that may let a node take it (or backs off). Lifecycle LATENT → STARTED → CLOSED.
  */
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
@@ -51,7 +54,10 @@ public final class SchedulerService implements AutoCloseable {
     private final SchedulerSettings config;
     private final Framework framework;
     private final KubernetesClient client;
+    /** The decisions' clock (backoff, NodeMetric expiry, gang timeouts); a simulation's scaled clock there. */
     private final Clock clock;
+    /** Liveness stays on the wall clock: the Lease, the API server probe, Events' rate and health. */
+    private final Clock wall = Clock.systemUTC();
     private final String identity;
     private final ClusterCache cache;
     private final PendingQueue queue;
@@ -101,9 +107,9 @@ public final class SchedulerService implements AutoCloseable {
         this.permitTimer = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-permit-timer"));
         this.podGroupSync = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-podgroup-status"));
         this.podGroups = new PodGroupStatusController(client, cache::pods, clock);
-        this.events = new EventRecorder(client, config.schedulerName, clock, new WriteRate(config.clientQps, config.clientBurst)::acquire);
+        this.events = new EventRecorder(client, config.schedulerName, wall, new WriteRate(config.clientQps, config.clientBurst)::acquire);
         this.binding = Executors.newFixedThreadPool(BINDERS, Daemons.named("k8s-scheduler-bind"));
-        this.metrics = new SchedulerMetrics(queue::size, waits::size, () -> leading);
+        this.metrics = new SchedulerMetrics(queue::sizes, waits::size, () -> leading);
     }
 
     /** The Prometheus metrics: attempts by result with their latency, pending pods, leadership. */
@@ -119,7 +125,7 @@ public final class SchedulerService implements AutoCloseable {
     public synchronized void start() throws TimeoutException {
         lifecycle.start(this::listAndStartTimers);
         if (config.leaderElection.enabled) {
-            election = new LeaseElection(client, config, identity, clock, this::lead, this::follow);
+            election = new LeaseElection(client, config, identity, wall, this::lead, this::follow);
             election.start();
         } else {
             lead();
@@ -129,7 +135,7 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     private void listAndStartTimers() throws TimeoutException {
-        probe = new ApiServerProbe(client, Duration.ofSeconds(5), clock).start();
+        probe = new ApiServerProbe(client, Duration.ofSeconds(5), wall).start();
         cache.start(this::changed, p -> {
             queue.remove(Snapshots.key(p));
             waits.reject(Snapshots.key(p), "the pod was deleted");
@@ -190,7 +196,9 @@ public final class SchedulerService implements AutoCloseable {
         while (leading && lifecycle.started() && Thread.currentThread() == loop) {
             loopBeat = System.nanoTime();
             try {
-                Optional<Map.Entry<String, Pod>> next = queue.take(Duration.ofMillis(500));
+                requeueWhereNodesChanged();
+                // While pods wait for a change, look for one often: a node freed room meanwhile.
+                Optional<Map.Entry<String, Pod>> next = queue.take(Duration.ofMillis(queue.anyUnschedulable() ? 50 : 500));
                 if (next.isPresent() && leading) {
                     scheduleOne(next.get().getKey());
                 }
@@ -199,6 +207,28 @@ public final class SchedulerService implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.error("scheduling loop: unexpected failure; going on with the next pod", e);
             }
+        }
+    }
+
+    /**
+     * Moves back to the queue each unschedulable pod that a node changed since the last look could now take (every
+     * filter passes there), as kube-scheduler's cluster events with their queueing hints do: room freed by a pod that
+     * ended, a grant that grew, a node that came, a cooler NodeMetric. A pod put aside during an attempt is checked
+     * against every change since that attempt's snapshot, so no change is missed.
+     */
+    private void requeueWhereNodesChanged() {
+        List<NodeInfo> changed = cache.changedNodes(clock.instant());
+        if (changed.isEmpty() || !queue.anyUnschedulable()) {
+            return;
+        }
+        ClusterSnapshot snapshot = cache.snapshot(clock.instant());
+        Profile profile = framework.profile();
+        int moved = queue.moveUnschedulable(pod -> {
+            CycleState state = new CycleState(snapshot);
+            return changed.stream().anyMatch(node -> SchedulingCycle.feasible(profile, state, pod, node));
+        });
+        if (moved > 0) {
+            LOG.debug("{} unschedulable pods may fit on the {} nodes that changed: tried again", moved, changed.size());
         }
     }
 
@@ -257,7 +287,7 @@ public final class SchedulerService implements AutoCloseable {
         CycleState state = new CycleState(cache.snapshot(now));
         Framework.CycleResult cycle = framework.schedulingCycle(state, info, selector, cache);
         if (!cycle.reserved()) {
-            return unschedulable(key, pod, cycle.reason());
+            return unschedulable(key, pod, cycle.reason(), cycle.rejectedAt() == Framework.Point.FILTER ? info : null);
         }
         Framework.PermitVerdict permit = cycle.permit();
         PermitWaits.Entry entry = new PermitWaits.Entry(info, state, cycle.node(),
@@ -273,11 +303,19 @@ public final class SchedulerService implements AutoCloseable {
         return null;
     }
 
-    private String unschedulable(String key, Pod pod, String why) {
+    /**
+     * The pod cannot go on now: it is told why; if no node could take it ({@code noNode}, the pod as the attempt read
+     * it), it waits for a change that may let one, otherwise it backs off.
+     */
+    private String unschedulable(String key, Pod pod, String why, PodInfo noNode) {
         metrics.unschedulable.incrementAndGet();
-        LOG.info("pod {} is unschedulable: {}", key, why);
+        LOG.debug("pod {} is unschedulable: {}", key, why);
         events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, why, null);
-        queue.backoff(key);
+        if (noNode != null) {
+            queue.unschedulable(key, noNode);
+        } else {
+            queue.backoff(key);
+        }
         return "unschedulable";
     }
 
@@ -292,7 +330,7 @@ public final class SchedulerService implements AutoCloseable {
             queue.backoff(e.pod().key()); // not this replica's to report, or nobody left to tell
             return;
         }
-        unschedulable(e.pod().key(), e.pod().pod(), reason);
+        unschedulable(e.pod().key(), e.pod().pod(), reason, null);
         metrics.attemptEnded("unschedulable", e.startNanos());
     }
 
@@ -315,7 +353,7 @@ public final class SchedulerService implements AutoCloseable {
             return;
         }
         metrics.bound.incrementAndGet();
-        lastBound = clock.instant();
+        lastBound = wall.instant();
         queue.remove(key);
         events.normal(EventRecorder.Involved.of(pod), "Scheduled", "Successfully assigned " + key + " to " + e.node(), null);
         LOG.debug("pod {} bound to {}", key, e.node());

@@ -63,7 +63,7 @@ class SelectMatchesExplainTest {
                 Files.writeString(file, cluster(random));
                 SchedulingInput.Result in = SchedulingInput.read(List.of(file.toString()), null, Instant.parse(NOW), null);
                 SchedulingCycle.Decision decision = SchedulingCycle.decide(profile, in.snapshot(), in.pending());
-                assertEquals(decision.selected(), SchedulingCycle.select(profile, in.snapshot(), in.pending()),
+                assertEquals(decision.selected(), SchedulingCycle.select(profile, in.snapshot(), in.pending(), null).node(),
                         p.getKey() + ", case " + c + ":\n" + Files.readString(file));
                 unschedulable += decision.selected() == null ? 1 : 0;
             }

@@ -79,17 +79,8 @@ class FrameworkTest {
         Recorder b = new Recorder("b", calls, true, bReserve, bPermit);
         Profile profile = new Profile("test", null, List.of(a, b), List.of(), List.of(a, b), List.of(), List.of(a, b), List.of(a, b),
                 List.of(), 100);
-        Framework.NodeSelector selector = new Framework.NodeSelector() {
-            @Override
-            public String select(CycleState state, PodInfo pod) {
-                return nodeFits ? "n1" : null;
-            }
-
-            @Override
-            public String unavailable(CycleState state, PodInfo pod) {
-                return "0/1 nodes are available.";
-            }
-        };
+        Framework.NodeSelector selector = (state, pod) -> nodeFits ? new SchedulingCycle.Selection("n1", null)
+                : new SchedulingCycle.Selection(null, "0/1 nodes are available.");
         Framework.Assumption assumption = new Framework.Assumption() {
             @Override
             public void assume(PodInfo pod, String node) {

@@ -76,14 +76,14 @@ class NodeSearchTest {
         ClusterSnapshot snapshot = new ClusterSnapshot(nodes, Instant.EPOCH);
         NodeSearch search = new NodeSearch();
         // 10 % of 1,000 is 100 nodes a search: ties go to the first of them in node order.
-        assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, search));
+        assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, search).node());
         assertEquals(100, looked.size());
-        assertEquals("node-0100", SchedulingCycle.select(profile, snapshot, info, search));
+        assertEquals("node-0100", SchedulingCycle.select(profile, snapshot, info, search).node());
         for (int i = 2; i < 10; i++) {
-            SchedulingCycle.select(profile, snapshot, info, search);
+            SchedulingCycle.select(profile, snapshot, info, search).node();
         }
         assertEquals(1000, looked.size(), "ten searches looked at every node once");
-        assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, search), "and the eleventh starts over");
-        assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, null), "no search: every node, the first wins");
+        assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, search).node(), "and the eleventh starts over");
+        assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, null).node(), "no search: every node, the first wins");
     }
 }

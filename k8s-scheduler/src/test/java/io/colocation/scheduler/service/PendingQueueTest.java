@@ -91,4 +91,50 @@ class PendingQueueTest {
         assertEquals(0, queue.size());
         assertTrue(queue.take(Duration.ofMillis(20)).isEmpty(), "waits, then nothing");
     }
+
+    @Test
+    void anUnschedulablePodWaitsForAChangeThatMayFitItThenForItsBackoff() throws Exception {
+        queue.add("ns/a", pod("a", 0));
+        queue.add("ns/b", pod("b", 0));
+        assertEquals(List.of("ns/a", "ns/b"), drain());
+        queue.unschedulable("ns/a", info("a"));
+        queue.unschedulable("ns/b", info("b"));
+        clock.advance(Duration.ofSeconds(60));
+        assertEquals(List.of(), drain(), "past its backoff, but nothing changed");
+        assertEquals(2, queue.sizes().get(PendingQueue.Where.UNSCHEDULABLE));
+        assertEquals(1, queue.moveUnschedulable(p -> p.key().equals("ns/b")));
+        assertEquals(List.of("ns/b"), drain(), "a change that may fit b");
+
+        queue.unschedulable("ns/b", info("b"));
+        queue.moveUnschedulable(p -> p.key().equals("ns/b"));
+        assertEquals(List.of(), drain(), "moved, but its backoff (2 s, the second attempt) lasts");
+        clock.advance(Duration.ofSeconds(2));
+        assertEquals(List.of("ns/b"), drain());
+        clock.advance(PendingQueue.MAX_UNSCHEDULABLE.minusSeconds(62));
+        assertEquals(List.of(), drain());
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(List.of("ns/a"), drain(), "after " + PendingQueue.MAX_UNSCHEDULABLE + " whatever happened");
+    }
+
+    @Test
+    void anUnschedulablePodWhoseSpecChangedIsTriedAgain() throws Exception {
+        queue.add("ns/a", pod("a", 0));
+        drain();
+        queue.unschedulable("ns/a", info("a"));
+        clock.advance(Duration.ofSeconds(5));
+        Pod statusOnly = pod("a", 0);
+        statusOnly.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Pending").build());
+        queue.add("ns/a", statusOnly);
+        assertEquals(List.of(), drain(), "a new status alone changes nothing");
+        queue.add("ns/a", new PodBuilder(pod("a", 0)).editSpec().addToNodeSelector("pool", "batch").endSpec().build());
+        assertEquals(List.of("ns/a"), drain(), "a new node selector may fit");
+    }
+
+    private static io.colocation.scheduler.framework.PodInfo info(String name) {
+        try {
+            return io.colocation.scheduler.framework.Snapshots.pod(pod(name, 0), Instant.EPOCH, "Pod ns/" + name + ": ");
+        } catch (io.colocation.api.InvalidInputException e) {
+            throw new AssertionError(e);
+        }
+    }
 }

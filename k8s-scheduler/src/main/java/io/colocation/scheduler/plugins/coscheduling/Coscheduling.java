@@ -34,12 +34,16 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
 
     private final CoschedulingArgs args;
     private final Handle handle;
+    /** The pods of each gang, by {@link Gang#idOf}. */
+    private final Handle.PodIndex byGang;
     /** Gang groups whose waiting members are being let go now: their own unreserve does not start another round. */
     private final Set<String> releasing = ConcurrentHashMap.newKeySet();
 
     public Coscheduling(CoschedulingArgs args, Handle handle) {
         this.args = args;
         this.handle = handle;
+        // No handle: a profile built for explain without a cluster, whose Coscheduling never runs.
+        this.byGang = handle == null ? null : handle.podIndex("gang", Gang::idOf);
     }
 
     @Override
@@ -69,8 +73,8 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
     private Members members(Gang gang) {
         int all = 0;
         int bound = 0;
-        for (Pod p : handle.pods()) {
-            if (!gang.member(p) || Snapshots.terminated(p) || p.getMetadata().getDeletionTimestamp() != null) {
+        for (Pod p : byGang.pods(gang.id())) {
+            if (Snapshots.terminated(p) || p.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
             all++;
@@ -153,8 +157,8 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
 
     /** A gang of the group, read from any of its live member pods (as Koordinator reads it from the first seen). */
     private Optional<Gang> find(String id) {
-        for (Pod p : handle.pods()) {
-            if (id.equals(Gang.idOf(p)) && !Snapshots.terminated(p)) {
+        for (Pod p : byGang.pods(id)) {
+            if (!Snapshots.terminated(p)) {
                 try {
                     return Gang.of(p, handle::podGroup);
                 } catch (Gang.Unusable e) {

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Coscheduling's decisions at PreFilter, Permit, PostFilter and Unreserve, on a cluster the test describes. */
@@ -51,8 +52,8 @@ class CoschedulingTest {
         }
 
         @Override
-        public Collection<Pod> pods() {
-            return pods;
+        public PodIndex podIndex(String name, Function<Pod, String> keyOf) {
+            return key -> pods.stream().filter(p -> key.equals(keyOf.apply(p))).toList();
         }
 
         @Override
