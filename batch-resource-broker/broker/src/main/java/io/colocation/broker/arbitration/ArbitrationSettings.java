@@ -1,5 +1,7 @@
 package io.colocation.broker.arbitration;
 
+import java.time.Duration;
+
 /**
  * Settings of the arbitration.
  *
@@ -7,11 +9,25 @@ package io.colocation.broker.arbitration;
  * @param yarnWeight       weight of YARN's pending demand (> 0)
  * @param minimumShare     share of the free headroom each side gets whatever the demand (0 to 0.5), so
  *                         neither side starves while the other is busy
+ * @param takeBackAfter    how long a node's use may stay above its origin before the excess is taken back (YARN's
+ *                         grant shrinks below its use and the RM preempts); meanwhile no side gets new room and the
+ *                         koordlet holds the BE tier to what the host has left. 0: at once
+ * @param takeBackCpu      whether CPU above origin is taken back that way too; false (the default): only memory is, as
+ *                         CPU is compressible and the koordlet's suppress throttles the BE tier at once, its BECPUEvict
+ *                         releasing YARN containers gracefully when the tier starves (a preempted task starts over)
  */
-public record ArbitrationSettings(GrantPolicy policy, double kubernetesWeight, double yarnWeight, double minimumShare) {
+public record ArbitrationSettings(GrantPolicy policy, double kubernetesWeight, double yarnWeight, double minimumShare,
+        Duration takeBackAfter, boolean takeBackCpu) {
+    /** The default wait before use above origin is taken back: Koordinator's usage aggregation window, 5 minutes. */
+    public static final Duration DEFAULT_TAKE_BACK_AFTER = Duration.ofMinutes(5);
 
     public static ArbitrationSettings defaults() {
-        return new ArbitrationSettings(GrantPolicy.PARTITIONED, 1.0, 1.0, 0.1);
+        return new ArbitrationSettings(GrantPolicy.PARTITIONED, 1.0, 1.0, 0.1, DEFAULT_TAKE_BACK_AFTER, false);
+    }
+
+    /** Settings that take use above origin back at once, CPU and memory. */
+    public ArbitrationSettings(GrantPolicy policy, double kubernetesWeight, double yarnWeight, double minimumShare) {
+        this(policy, kubernetesWeight, yarnWeight, minimumShare, Duration.ZERO, true);
     }
 
     public ArbitrationSettings {
@@ -23,6 +39,9 @@ public record ArbitrationSettings(GrantPolicy policy, double kubernetesWeight, d
         }
         if (!(minimumShare >= 0 && minimumShare <= 0.5)) {
             throw new IllegalArgumentException("minimumShare must be between 0 and 0.5, got " + minimumShare);
+        }
+        if (takeBackAfter == null || takeBackAfter.isNegative()) {
+            throw new IllegalArgumentException("takeBackAfter must be 0 or more, got " + takeBackAfter);
         }
     }
 }

@@ -5,24 +5,33 @@ import java.util.function.ToLongFunction;
 
 /**
  * The arbitration promise of ARCHITECTURE.md for one node, as a pure function. Partitioned: with
- * {@code free = origin - k8sUsed - yarnUsed}, the free headroom is split by weighted pending demand (each
- * side keeping at least the minimum share), so {@code k8sGrant + yarnGrant <= origin}; a shrink is
+ * origin is split weighted max-min fair over what each side wants, its use plus its pending demand ({@link #kubernetesTarget};
+ * each side keeping at least the minimum share and never less than it uses), so {@code k8sGrant + yarnGrant <= origin}; a shrink is
  * published at once, a grow only into room the other side's acknowledged limit leaves (a side may even
  * stay below its target until the other side acknowledges its shrink); an unreachable
  * side keeps its grant and the other side does not grow into it. When origin falls below what is used,
- * no side gets new room and the excess is taken back by the cheapest route first: YARN's grant shrinks
- * below its use to {@code origin - k8sUsed} (the RM plugin preempts gracefully, exit status PREEMPTED),
- * Kubernetes' grant stays at its use (what YARN cannot give back is left to eviction) and the excess is
- * reported. Shared: Koordinator's formulas, overcommit counted.
+ * no side gets new room; once that has lasted the settings' {@code takeBackAfter} the excess is taken back by the
+ * cheapest route first: YARN's grant shrinks below its use to {@code origin - k8sUsed} (the RM plugin preempts
+ * gracefully, exit status PREEMPTED), Kubernetes' grant stays at its use (what YARN cannot give back is left to
+ * eviction) and the excess is reported. Shared: Koordinator's formulas, overcommit counted.
  */
 public final class GrantArbiter {
     private GrantArbiter() {
     }
 
+    /** The decision when use above origin, if any, is to be taken back now. */
     public static Decision decide(ArbitrationSettings settings, Resources origin, SideState kubernetes, SideState yarn) {
+        return decide(settings, origin, kubernetes, yarn, true);
+    }
+
+    /**
+     * @param takeBack whether use above origin is taken back now (it has lasted {@code takeBackAfter}); otherwise each
+     *                 side's grant is held at its use
+     */
+    public static Decision decide(ArbitrationSettings settings, Resources origin, SideState kubernetes, SideState yarn, boolean takeBack) {
         return settings.policy() == GrantPolicy.SHARED
                 ? shared(origin, kubernetes, yarn)
-                : partitioned(settings, origin, kubernetes, yarn);
+                : partitioned(settings, origin, kubernetes, yarn, takeBack);
     }
 
     /**
@@ -75,23 +84,26 @@ public final class GrantArbiter {
                 "shared: kubernetes = origin - yarnUsed, yarn = origin - kubernetesUsed");
     }
 
-    private static Decision partitioned(ArbitrationSettings s, Resources origin, SideState k, SideState y) {
-        long[] cpu = partition(s, origin, k, y, Resources::cpuMilli);
-        long[] mem = partition(s, origin, k, y, Resources::memoryBytes);
+    private static Decision partitioned(ArbitrationSettings s, Resources origin, SideState k, SideState y, boolean takeBack) {
+        long[] cpu = partition(s, origin, k, y, Resources::cpuMilli, takeBack && s.takeBackCpu());
+        long[] mem = partition(s, origin, k, y, Resources::memoryBytes, takeBack);
         Resources kTarget = new Resources(cpu[0], mem[0]);
         Resources yTarget = new Resources(cpu[1], mem[1]);
         Resources kPublish = new Resources(cpu[2], mem[2]);
         Resources yPublish = new Resources(cpu[3], mem[3]);
         Resources excess = new Resources(cpu[4], mem[4]);
         String why = excess.equals(Resources.ZERO)
-                ? "partitioned: free headroom split by weighted pending demand; grow only into acknowledged room"
-                : "partitioned: origin below use, YARN's grant shrinks to origin - kubernetesUsed (RM preemption),"
-                        + " Kubernetes' stays at its use, excess to take back";
+                ? "partitioned: origin split weighted max-min fair over use plus pending demand; grow only into acknowledged room"
+                : takeBack ? "partitioned: origin below use, YARN's grant shrinks to origin - kubernetesUsed (RM preemption),"
+                        + " Kubernetes' stays at its use, excess to take back"
+                        : "partitioned: origin below use, no side gets new room; each grant held at its use until the excess has"
+                                + " lasted takeBackAfter";
         return new Decision(kTarget, yTarget, kPublish, yPublish, excess, Resources.ZERO, why);
     }
 
     /** One resource: {kTarget, yTarget, kPublish, yPublish, excess}. */
-    private static long[] partition(ArbitrationSettings s, Resources originR, SideState k, SideState y, ToLongFunction<Resources> r) {
+    private static long[] partition(ArbitrationSettings s, Resources originR, SideState k, SideState y, ToLongFunction<Resources> r,
+            boolean takeBack) {
         long origin = r.applyAsLong(originR);
         long kUsed = r.applyAsLong(k.used());
         long yUsed = r.applyAsLong(y.used());
@@ -102,12 +114,11 @@ public final class GrantArbiter {
         if (free < 0) {
             // YARN gives back first: its preemption is graceful and counted by no AM as a failure.
             kTarget = kUsed;
-            yTarget = Math.max(origin - kUsed, 0);
+            yTarget = takeBack ? Math.max(origin - kUsed, 0) : yUsed;
             excess = -free;
         } else {
-            long kShare = split(free, r.applyAsLong(k.demand()), r.applyAsLong(y.demand()), s);
-            kTarget = kUsed + kShare;
-            yTarget = yUsed + free - kShare;
+            kTarget = kubernetesTarget(origin, kUsed, yUsed, r.applyAsLong(k.demand()), r.applyAsLong(y.demand()), s);
+            yTarget = origin - kTarget;
         }
         // A side that cannot be reached keeps what it has; the other side is held to what is left.
         long kPublished = r.applyAsLong(k.published());
@@ -120,8 +131,25 @@ public final class GrantArbiter {
             yTarget = yPublished;
             kTarget = Math.min(kTarget, Math.max(origin - r.applyAsLong(y.effectiveLimit()), kUsed));
         }
-        long kPublish = k.reachable() ? publish(kTarget, kUsed, origin - r.applyAsLong(y.effectiveLimit())) : kPublished;
-        long yPublish = y.reachable() ? publish(yTarget, yUsed, origin - r.applyAsLong(k.effectiveLimit())) : yPublished;
+        long kLimit = r.applyAsLong(k.effectiveLimit());
+        long yLimit = r.applyAsLong(y.effectiveLimit());
+        long kPublish = k.reachable() ? publish(kTarget, kUsed, origin - yLimit) : kPublished;
+        long yPublish = y.reachable() ? publish(yTarget, yUsed, origin - kLimit) : yPublished;
+        // Sticky grants: the split of free moves a little each time a task starts or ends, and each move would be a
+        // write (a node status at a thousand nodes). A side keeps its grant while its target is within the hysteresis of
+        // it (Koordinator's default resourceDiffThreshold, 10 % of origin), the grant covers its use and fits beside what
+        // the other side may enforce, and the other side does not need room (its target above its grant by more than
+        // the hysteresis). So grants move when origin does or a side needs room: the same promise, a fraction of writes.
+        long hysteresis = origin / 10;
+        boolean kNeeds = kTarget - kPublished > hysteresis;
+        boolean yNeeds = yTarget - yPublished > hysteresis;
+        if (k.reachable() && !yNeeds && Math.abs(kTarget - kPublished) <= hysteresis && kPublished >= kUsed && kPublished + yLimit <= origin) {
+            kPublish = kPublished;
+        }
+        if (y.reachable() && !kNeeds && Math.abs(yTarget - yPublished) <= hysteresis && yPublished >= yUsed
+                && yPublished + Math.max(kPublish, kLimit) <= origin) {
+            yPublish = yPublished;
+        }
         return new long[] {kTarget, yTarget, kPublish, yPublish, excess};
     }
 
@@ -135,12 +163,31 @@ public final class GrantArbiter {
         return Math.min(target, Math.max(used, roomLeftByOther));
     }
 
-    /** Kubernetes' part of {@code free}: weighted demand ratio, kept within [minimumShare, 1 - minimumShare]. */
-    static long split(long free, long kDemand, long yDemand, ArbitrationSettings s) {
-        double a = s.kubernetesWeight() * Math.max(kDemand, 0);
-        double b = s.yarnWeight() * Math.max(yDemand, 0);
-        double fraction = a + b > 0 ? a / (a + b) : s.kubernetesWeight() / (s.kubernetesWeight() + s.yarnWeight());
-        fraction = Math.min(Math.max(fraction, s.minimumShare()), 1 - s.minimumShare());
-        return (long) Math.floor(free * fraction);
+    /**
+     * Kubernetes' part of origin, weighted max-min fair over what each side wants (its use plus its pending demand):
+     * each side gets what it wants up to its weight's share of origin, what one side leaves goes to the other as far as
+     * it wants it, and what nobody wants is split by the weights. Each side keeps at least {@code minimumShare} of origin
+     * (a side without demand can still start) and never less than it uses. So two sides with work waiting split origin
+     * by their weights however long their queues are (a queue's length says how much waits, not how much either
+     * deserves; YARN's pending work is not even visible before its ApplicationMasters run), and the targets move when
+     * origin or what a side wants does, not when a waiting task starts and pending becomes used.
+     */
+    static long kubernetesTarget(long origin, long kUsed, long yUsed, long kDemand, long yDemand, ArbitrationSettings s) {
+        double wk = s.kubernetesWeight() / (s.kubernetesWeight() + s.yarnWeight());
+        double kWant = kUsed + Math.max(kDemand, 0);
+        double yWant = yUsed + Math.max(yDemand, 0);
+        double kFair = origin * wk;
+        double kPart = Math.min(kWant, kFair);
+        double yPart = Math.min(yWant, origin - kFair);
+        double rest = origin - kPart - yPart;
+        double more = Math.min(kWant - kPart, rest);
+        kPart += more;
+        rest -= more;
+        rest -= Math.min(yWant - yPart, rest);
+        kPart += rest * wk;
+        double least = s.minimumShare() * origin;
+        kPart = Math.min(Math.max(kPart, least), origin - least);
+        long k = Math.max((long) Math.floor(kPart), kUsed);
+        return Math.min(k, origin - yUsed);
     }
 }

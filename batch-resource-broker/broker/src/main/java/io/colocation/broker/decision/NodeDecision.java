@@ -79,15 +79,23 @@ public final class NodeDecision {
         if (!f.apiServerUp()) {
             explain.add("Kubernetes: informers are not watching: its grant is frozen and YARN does not grow into it");
         }
+        Instant excessSince = null;
+        boolean takeBack = true;
+        if (!drained && f.yarn() != null && !k.used().plus(y.used()).minus(origin).atLeastZero().equals(Resources.ZERO)) {
+            excessSince = f.excessSince() != null ? f.excessSince() : f.now();
+            takeBack = !f.now().isBefore(excessSince.plus(arbitration.takeBackAfter()));
+            explain.add("use above origin since " + excessSince + (takeBack ? ": taken back now (takeBackAfterSeconds "
+                    : ": held until it has lasted takeBackAfterSeconds (") + arbitration.takeBackAfter().toSeconds() + ")");
+        }
         Decision decision = drained ? GrantArbiter.drained(k, y)
-                : f.yarn() == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y);
+                : f.yarn() == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y, takeBack);
         if (f.yarn() != null && !drained) {
             decision = heldByKoordlet(f.node(), decision, origin, y, f.now(), explain);
         }
         explain.add(decision.explanation());
         return new NodeWork(f.name(), f.node(), null, degradedReason, outcome.strategy(), reclaim, origin, drained, outcome.capacity(),
                 outcome.nodeUsage(), kubernetesUsed, f.nodeManager().nodeManager(), f.yarn(), decision, f.currentBatch(), f.currentMid(),
-                fault, report, explain);
+                fault, report, explain, excessSince);
     }
 
     /** YARN's side on the node (a zero side without a NodeManager the broker knows), with its explanation lines. */

@@ -21,9 +21,10 @@ import java.time.Instant;
  * @param yarnGranted   the YARN grant this leader starts from (what it published, else the persisted one); null: never granted
  * @param apiServerUp   whether every informer is watching
  * @param priorFault    the node's input fault as of the last pass, null when none
+ * @param excessSince   since when the node's use has been above its origin, as of the last pass; null when it is not
  */
 public record NodeFacts(String name, Node node, NodeCalculation.Metric metric, NodeCalculationMemo.Facts calculation,
         String configError, Resources currentBatch, Resources currentMid,
         NodeManagerIdentity.Resolution nodeManager, YarnFacts yarn, Resources yarnGranted, Resources kubernetesDemand,
-        boolean apiServerUp, InputFault priorFault, Instant now) {
+        boolean apiServerUp, InputFault priorFault, Instant excessSince, Instant now) {
 }

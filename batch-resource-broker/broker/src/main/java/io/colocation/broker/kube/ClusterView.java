@@ -48,6 +48,9 @@ public final class ClusterView implements ClusterInputs, Closeable {
     private final KubernetesClient client;
     private final String sloNamespace;
     private final Runnable onChange;
+    private final Runnable onSloChange;
+    /** The spec generation of each NodeMetric and NodeSLO as last seen: a status report leaves it as it is. */
+    private final Map<String, Long> sloGenerations = new java.util.concurrent.ConcurrentHashMap<>();
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
     private DecodingInformer<NodeMetric> nodeMetrics;
@@ -65,11 +68,18 @@ public final class ClusterView implements ClusterInputs, Closeable {
     /** A marker spec for an object that cannot be read: it equals no spec the controllers render, so they rewrite it. */
     public static final JsonNode UNREADABLE_SPEC = JSON.getNodeFactory().textNode("<unreadable>");
 
-    public ClusterView(KubernetesClient client, String sloNamespace, LastGoodConfig lastGood, Runnable onChange) {
+    /**
+     * @param onChange    told of every change (the arbitration pass)
+     * @param onSloChange told only of what the NodeMetric and NodeSLO controllers render from: a node added, deleted or
+     *                    relabelled, the ConfigMap, a NodeMetric or NodeSLO added, deleted or with a new spec (a status
+     *                    report, a thousand a minute at scale, is not one of them)
+     */
+    public ClusterView(KubernetesClient client, String sloNamespace, LastGoodConfig lastGood, Runnable onChange, Runnable onSloChange) {
         this.client = client;
         this.configState = new ColocationConfigState(sloNamespace + "/" + KoordinatorKeys.SLO_CONFIGMAP_NAME, lastGood);
         this.sloNamespace = sloNamespace;
         this.onChange = onChange;
+        this.onSloChange = onSloChange;
     }
 
     /**
@@ -133,17 +143,27 @@ public final class ClusterView implements ClusterInputs, Closeable {
             @Override
             public void onAdd(Object obj) {
                 changed(obj);
+                if (!(obj instanceof Pod)) {
+                    onSloChange.run();
+                }
             }
 
             @Override
             public void onUpdate(Object oldObj, Object newObj) {
                 changed(oldObj);
                 changed(newObj);
+                if (newObj instanceof ConfigMap || newObj instanceof Node n && oldObj instanceof Node o
+                        && !java.util.Objects.equals(n.getMetadata().getLabels(), o.getMetadata().getLabels())) {
+                    onSloChange.run();
+                }
             }
 
             @Override
             public void onDelete(Object obj, boolean deletedFinalStateUnknown) {
                 changed(obj);
+                if (!(obj instanceof Pod)) {
+                    onSloChange.run();
+                }
             }
         };
         nodes = client.nodes().runnableInformer(0);
@@ -155,11 +175,15 @@ public final class ClusterView implements ClusterInputs, Closeable {
         nodeMetrics = DecodingInformer.all(client, NodeMetric.class).addListener((name, now) -> {
             changedNodes.add(name);
             onChange.run();
+            sloObjectChanged("NodeMetric/" + name, now);
         });
         sloConfig = client.configMaps().inNamespace(sloNamespace).withName(KoordinatorKeys.SLO_CONFIGMAP_NAME)
                 .runnableInformer(0);
         if (nodeSloServed) {
-            nodeSlos = DecodingInformer.all(client, NodeSLO.class).addListener((name, now) -> onChange.run());
+            nodeSlos = DecodingInformer.all(client, NodeSLO.class).addListener((name, now) -> {
+                onChange.run();
+                sloObjectChanged("NodeSLO/" + name, now);
+            });
         }
         for (SharedIndexInformer<?> informer : List.of(nodes, pods, sloConfig)) {
             @SuppressWarnings("unchecked")
@@ -198,6 +222,16 @@ public final class ClusterView implements ClusterInputs, Closeable {
             out.add(new Watch("nodeslos", "NodeSLOs", nodeSlos::start, nodeSlos::isWatching, nodeSlos::close));
         }
         return out;
+    }
+
+    /** Wakes the NodeMetric and NodeSLO controllers when such an object came, went or got a new spec (not on a status). */
+    private void sloObjectChanged(String key, DecodingInformer.Decoded<?> now) {
+        Long generation = now == null || now.value() == null ? null : ((io.fabric8.kubernetes.api.model.HasMetadata) now.value())
+                .getMetadata().getGeneration();
+        Long before = now == null ? sloGenerations.remove(key) : sloGenerations.put(key, generation == null ? -1L : generation);
+        if (now == null || before == null || generation == null || !before.equals(generation)) {
+            onSloChange.run();
+        }
     }
 
     /** Records which node an event concerns (or that every node is concerned) and wakes the broker. */

@@ -9,8 +9,18 @@ import java.io.IOException;
  */
 public interface KubernetesSide {
 
-    /** Writes the node's Batch, Mid and Koordinator annotations, starting from {@code cached}; returns the written node. */
+    /**
+     * Writes the node's Batch, Mid and Koordinator annotations, starting from {@code cached}; returns the written node. The
+     * origin annotation never falls below the Batch in the status for a reader: written before the status when it grows,
+     * after it when it shrinks.
+     */
     Node publish(String nodeName, Node cached, BatchPublication publication) throws IOException;
+
+    /**
+     * Writes only the node's Koordinator annotations (origin, YARN's allocation): before YARN's grant grows into an origin
+     * the node's annotation does not show yet, so that what the node shows always covers both sides' grants.
+     */
+    void publishOrigin(String nodeName, BatchPublication publication) throws IOException;
 
     /**
      * Records a Warning Event on the node ({@code reason} in CamelCase, as Kubernetes reasons are). Best effort:

@@ -1,6 +1,7 @@
 package io.colocation.broker.kube;
 
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.kube.client.Patches;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,8 +15,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -49,7 +48,18 @@ public final class NodeStatusPublisher implements KubernetesSide {
      */
     @Override
     public Node publish(String nodeName, Node cached, BatchPublication p) throws IOException {
-        Node base = cached;
+        Node base = cached != null ? cached : client.nodes().withName(nodeName).get();
+        if (base == null) {
+            throw new IOException("Node " + nodeName + " no longer exists");
+        }
+        // What grows in the origin goes out before the status, what shrinks after it: a reader never sees a grant the
+        // origin annotation does not cover.
+        Resources annotated = annotatedOrigin(base);
+        Resources covering = annotated == null ? p.origin() : annotated.max(p.origin());
+        if (!covering.equals(annotated)) {
+            Node written = annotate(nodeName, base, new BatchPublication(p.batch(), p.mid(), covering, p.yarnUsed()));
+            base = written != null ? written : base;
+        }
         Node written = null;
         for (int attempt = 0; written == null; attempt++) {
             if (base == null) {
@@ -71,18 +81,54 @@ public final class NodeStatusPublisher implements KubernetesSide {
                 throw new IOException("cannot update the status of Node " + nodeName + ": " + e.getMessage(), e);
             }
         }
-        Map<String, String> annotations = annotations(written, p);
-        if (!annotations.isEmpty()) {
-            ObjectNode patch = JSON.createObjectNode();
-            ObjectNode a = patch.putObject("metadata").putObject("annotations");
-            annotations.forEach(a::put);
-            try {
-                written = client.nodes().withName(nodeName).patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(patch));
-            } catch (KubernetesClientException e) {
-                throw new IOException("cannot annotate Node " + nodeName + ": " + e.getMessage(), e);
-            }
+        Node annotatedNode = annotate(nodeName, written, p);
+        return annotatedNode != null ? annotatedNode : written;
+    }
+
+    @Override
+    public void publishOrigin(String nodeName, BatchPublication p) throws IOException {
+        ObjectNode patch = JSON.createObjectNode();
+        patch.putObject("metadata").putObject("annotations").put(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE,
+                originExtendedAllocatable(null, p.origin()));
+        try {
+            Patches.merge(client, new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(nodeName).endMetadata()
+                    .build(), JSON.writeValueAsString(patch));
+        } catch (KubernetesClientException e) {
+            throw new IOException("cannot annotate Node " + nodeName + ": " + e.getMessage(), e);
         }
-        return written;
+    }
+
+    /** Writes the annotations that differ from {@code node}'s (a merge patch of those keys); null when nothing changed. */
+    private Node annotate(String nodeName, Node node, BatchPublication p) throws IOException {
+        Map<String, String> annotations = annotations(node, p);
+        if (annotations.isEmpty()) {
+            return null;
+        }
+        ObjectNode patch = JSON.createObjectNode();
+        ObjectNode a = patch.putObject("metadata").putObject("annotations");
+        annotations.forEach(a::put);
+        try {
+            return Patches.merge(client, new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(nodeName).endMetadata()
+                    .build(), JSON.writeValueAsString(patch));
+        } catch (KubernetesClientException e) {
+            throw new IOException("cannot annotate Node " + nodeName + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The Batch the node's origin annotation shows; null when it has none or it cannot be read. */
+    public static Resources annotatedOrigin(Node node) {
+        Map<String, String> a = node == null || node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        String json = a == null ? null : a.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
+        if (json == null) {
+            return null;
+        }
+        try {
+            JsonNode r = JSON.readTree(json).path("resources");
+            return new Resources(Long.parseLong(r.path(ResourceNames.BATCH_CPU).asText()), Long.parseLong(r.path(ResourceNames.BATCH_MEMORY)
+                    .asText()));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     @Override

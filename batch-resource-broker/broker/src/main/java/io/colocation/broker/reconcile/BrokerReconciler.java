@@ -76,6 +76,8 @@ public final class BrokerReconciler implements Closeable {
     private final NodeFactsReader reader;
     /** Nodes whose inputs cannot be read: since when, and why. */
     private final Map<String, InputFault> faults = new ConcurrentHashMap<>();
+    /** Since when each node's use has been above its origin (partitioned: the excess is taken back once it lasts). */
+    private final Map<String, java.time.Instant> excessSince = new ConcurrentHashMap<>();
     private final DistinctWarnings nodeWarnings = new DistinctWarnings(LOG);
     private final DistinctWarnings demandWarnings = new DistinctWarnings(LOG);
     /** Nodes whose write failed in the last pass: decided again in the next one. */
@@ -188,7 +190,8 @@ public final class BrokerReconciler implements Closeable {
     private NodeWork decide(Node node, NodeFactsReader.Pass pass) {
         NodeWork w;
         try {
-            w = NodeDecision.decide(pass.read(node, faults.get(node.getMetadata().getName())), arbitration);
+            String name = node.getMetadata().getName();
+            w = NodeDecision.decide(pass.read(node, faults.get(name), excessSince.get(name)), arbitration);
         } catch (RuntimeException e) {
             LOG.debug("node {}: unexpected failure of its decision", node.getMetadata().getName(), e);
             w = failed(node, "unexpected error while deciding: " + e, pass);
@@ -208,6 +211,13 @@ public final class BrokerReconciler implements Closeable {
 
     /** Keeps the node's input fault for the next pass; WARN once per node and cause, and (leading) a Warning Event. */
     private void keepFault(NodeWork w, boolean leading) {
+        if (w.frozen() == null) {
+            if (w.excessSince() != null) {
+                excessSince.put(w.node(), w.excessSince());
+            } else {
+                excessSince.remove(w.node());
+            }
+        }
         if (w.fault() != null) {
             faults.put(w.node(), w.fault());
         } else if (w.frozen() == null) {
@@ -294,7 +304,8 @@ public final class BrokerReconciler implements Closeable {
         YarnFacts yarn = w.yarn();
         if (yarn != null) {
             grant = yarn.persisted();
-            if (leading && yarn.reachable()) {
+            if (leading && yarn.reachable() && kubernetesWriter.coverBeforeGrow(w, kubernetesWriter.grantInForce(w, leading),
+                    d.yarnPublish())) {
                 YarnGrantWriter.Result result = yarnWriter.publishIfChanged(w, yarnSides.get(yarn.clusterId()), d.yarnPublish(), now);
                 yPub = result.publication();
                 grant = result.written() != null ? result.written() : grant;
@@ -312,6 +323,7 @@ public final class BrokerReconciler implements Closeable {
         }
         ledger.retain(names);
         faults.keySet().retainAll(names);
+        excessSince.keySet().retainAll(names);
         calculations.retain(names);
         nodeWarnings.retain(names);
         kubernetesWriter.retain(names);

@@ -3,6 +3,7 @@ package io.colocation.broker.reconcile;
 import io.colocation.broker.decision.NodeWork;
 import io.colocation.broker.kube.BatchPublication;
 import io.colocation.broker.kube.KubernetesSide;
+import io.colocation.broker.kube.NodeStatusPublisher;
 import io.colocation.broker.kube.PublicationThreshold;
 import io.colocation.broker.ledger.NodeLedger.Publication;
 import io.colocation.model.Resources;
@@ -31,6 +32,8 @@ final class KubernetesGrantWriter {
     private final BooleanSupplier fenceHolds;
     private final Map<String, Written> written = new ConcurrentHashMap<>();
     private final Map<String, Publication> last = new ConcurrentHashMap<>();
+    /** The origin this leader last wrote to each node's annotation. */
+    private final Map<String, Resources> originWritten = new ConcurrentHashMap<>();
 
     KubernetesGrantWriter(KubernetesSide side, BooleanSupplier fenceHolds) {
         this.side = side;
@@ -66,6 +69,7 @@ final class KubernetesGrantWriter {
         try {
             side.publish(w.node(), w.object(), p);
             written.put(w.node(), new Written(batch, mid, now));
+            originWritten.put(w.node(), w.origin());
             LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", w.node(), describe(batch), reason,
                     describe(w.origin()), describe(w.kubernetesUsed()), describe(w.yarnUsed()));
             pub = new Publication(now, batch, reason, null);
@@ -77,14 +81,39 @@ final class KubernetesGrantWriter {
         return pub;
     }
 
+    /**
+     * Before YARN's grant grows to {@code yarnGrant}: makes the node's origin annotation cover it with the Kubernetes
+     * grant in force, writing the node's current origin when the annotation shows less (the status thresholds may have
+     * left it behind). Returns false when that write failed: the grow must wait.
+     */
+    boolean coverBeforeGrow(NodeWork w, Resources kubernetesGrant, Resources yarnGrant) {
+        Resources needed = kubernetesGrant.plus(yarnGrant);
+        Resources shown = originWritten.containsKey(w.node()) ? originWritten.get(w.node()) : NodeStatusPublisher.annotatedOrigin(w.object());
+        boolean covered = shown != null && shown.cpuMilli() >= needed.cpuMilli() && shown.memoryBytes() >= needed.memoryBytes();
+        boolean helps = shown == null || w.origin().cpuMilli() > shown.cpuMilli() || w.origin().memoryBytes() > shown.memoryBytes();
+        if (covered || !helps || !fenceHolds.getAsBoolean()) {
+            return true;
+        }
+        try {
+            side.publishOrigin(w.node(), new BatchPublication(null, null, w.origin(), w.yarnUsed()));
+            originWritten.put(w.node(), w.origin());
+            return true;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("node {}: cannot publish its origin before YARN's grant grows: {}", w.node(), e.getMessage());
+            return false;
+        }
+    }
+
     /** Forgets what was written, so the next pass compares with the node statuses again. */
     void forget() {
         written.clear();
+        originWritten.clear();
     }
 
     void retain(Collection<String> nodes) {
         written.keySet().retainAll(nodes);
         last.keySet().retainAll(nodes);
+        originWritten.keySet().retainAll(nodes);
     }
 
     /** Batch as the log shows it: milli-cores and MiB, or "removed". */

@@ -100,13 +100,13 @@ final class NodeFactsReader {
             return now;
         }
 
-        /** The node's facts; {@code prior} its input fault from earlier passes. */
-        NodeFacts read(Node node, InputFault prior) {
+        /** The node's facts; {@code prior} its input fault from earlier passes, {@code excessSince} its use above origin. */
+        NodeFacts read(Node node, InputFault prior, Instant excessSince) {
             String name = node.getMetadata().getName();
             if (config == null) {
                 Carried carried = carried(node);
                 return new NodeFacts(name, node, null, null, configError, carried.batch(), carried.mid(), new NodeManagerIdentity.Resolution(null, null),
-                        null, null, kubernetesDemand, apiServerUp, prior, now);
+                        null, null, kubernetesDemand, apiServerUp, prior, excessSince, now);
             }
             List<Pod> pods = view.podsOn(name);
             Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
@@ -120,7 +120,7 @@ final class NodeFactsReader {
             return new NodeFacts(name, node, metric, calculation, configError,
                     written != null ? written.batch() : calculation.publishedBatch(),
                     written != null ? written.mid() : calculation.publishedMid(), nm, yarnFacts, granted, kubernetesDemand,
-                    apiServerUp, prior, now);
+                    apiServerUp, prior, excessSince, now);
         }
 
         /** Batch and Mid the node carries as this replica knows them: what it wrote as leader, else the node's status. */

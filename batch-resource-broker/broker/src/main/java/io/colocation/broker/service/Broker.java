@@ -85,7 +85,8 @@ public final class Broker implements Managed {
     private void startParts() throws Exception {
         ArbitrationSettings arbitration = new ArbitrationSettings(
                 GrantPolicy.valueOf(config.arbitration.policy.toUpperCase(Locale.ROOT)), config.arbitration.kubernetesWeight,
-                config.arbitration.yarnWeight, config.arbitration.minimumShare);
+                config.arbitration.yarnWeight, config.arbitration.minimumShare,
+                java.time.Duration.ofSeconds(config.arbitration.takeBackAfterSeconds), config.arbitration.takeBackCpu);
         zk = CuratorFrameworkFactory.builder().connectString(config.zookeeper.connect)
                 .sessionTimeoutMs(config.zookeeper.sessionTimeoutMs)
                 .connectionTimeoutMs(config.zookeeper.connectionTimeoutMs)
@@ -120,17 +121,20 @@ public final class Broker implements Managed {
         }
         ArbitrationLoop[] loopRef = new ArbitrationLoop[2];
         Runnable wake = () -> {
-            for (ArbitrationLoop l : loopRef) {
-                if (l != null) {
-                    l.wake();
-                }
+            if (loopRef[0] != null) {
+                loopRef[0].wake();
+            }
+        };
+        Runnable wakeSlo = () -> {
+            if (loopRef[1] != null) {
+                loopRef[1].wake();
             }
         };
         for (YarnSide side : yarnSides.values()) {
             side.start(wake);
         }
         lastGood = new ZooKeeperLastGoodConfig(zk, config.zookeeper.root);
-        view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, lastGood, wake);
+        view = new ClusterView(kubernetes, config.kubernetes.sloConfigNamespace, lastGood, wake, wakeSlo);
         view.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
         events = new EventRecorder(kubernetes, "colocation-broker");
         reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes, events), yarnSides, leadership, arbitration,

@@ -1,5 +1,6 @@
 package io.colocation.broker.service;
 
+import io.colocation.api.time.ScaledClock;
 import io.colocation.broker.service.filters.BearerTokenFilter;
 import io.colocation.broker.service.health.BrokerHealthChecks;
 import io.colocation.broker.service.health.ProbeServlet;
@@ -26,7 +27,6 @@ import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.servlet.jakarta.exporter.MetricsServlet;
 import jakarta.servlet.DispatcherType;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -91,7 +91,8 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
             LOG.warn("auth.mode is none: anyone who reaches the broker can drain nodes and force resyncs");
         }
         KubernetesClient kubernetes = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
-        broker = new Broker(config, kubernetes, Clock.systemUTC());
+        // The decisions' clock: the wall clock, or a simulation's scaled clock (colocation simulate).
+        broker = new Broker(config, kubernetes, ScaledClock.fromSystemProperties());
         // Started here, before the HTTP server: a failure is one clear line from the server command, not a
         // Jetty start-up stack trace; stopped with the server.
         try {

@@ -6,6 +6,7 @@ import io.dropwizard.core.Configuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -97,6 +98,14 @@ public class BrokerConfiguration extends Configuration {
         @DecimalMax("0.5")
         @JsonProperty
         public double minimumShare = 0.1;
+        /** How long use may stay above a node's origin before the excess is taken back (partitioned); 0: at once. */
+        @Min(0)
+        @Max(86_400)
+        @JsonProperty
+        public long takeBackAfterSeconds = 300;
+        /** Whether CPU above origin is taken back by preemption too (false: by the koordlet's throttling and evictions). */
+        @JsonProperty
+        public boolean takeBackCpu = false;
     }
 
     public static class SyncSettings {

@@ -9,8 +9,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.colocation.kube.client.Patches;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,7 +64,9 @@ final class SloObjectWriter<T extends KoordinatorResource> {
             ArrayNode patch = JSON.createArrayNode();
             patch.addObject().put("op", "add").put("path", "/spec").set("value", w.spec());
             try {
-                client.resources(type).withName(name).patch(PatchContext.of(PatchType.JSON), JSON.writeValueAsString(patch));
+                T stub = blank.get();
+                stub.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
+                Patches.json(client, stub, JSON.writeValueAsString(patch));
                 updated++;
             } catch (KubernetesClientException | com.fasterxml.jackson.core.JsonProcessingException e) {
                 failed++;

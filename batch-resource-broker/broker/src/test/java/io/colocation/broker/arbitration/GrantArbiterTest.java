@@ -20,30 +20,53 @@ class GrantArbiterTest {
     }
 
     @Test
-    void freeHeadroomIsSplitByDemandWithAMinimumShare() {
+    void originIsSplitMaxMinFairOverUsePlusDemand() {
         // origin 12, k8s uses 6, yarn 4: free 2 (the yarn-copilot issue #25 example) -> split evenly without demand
         Decision d = GrantArbiter.decide(EVEN, cpu(12_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
         assertEquals(cpu(7_000), d.kubernetesTarget());
         assertEquals(cpu(5_000), d.yarnTarget());
         assertEquals(12_000, d.kubernetesTarget().cpuMilli() + d.yarnTarget().cpuMilli());
-        // all demand on YARN: Kubernetes keeps the 10 % minimum share of free
+        // all demand on YARN: Kubernetes wants what it uses (6, its fair half), YARN the rest
         Decision yarnBusy = GrantArbiter.decide(EVEN, cpu(12_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 8_000, 5_000, 5_000L, true));
-        assertEquals(cpu(6_200), yarnBusy.kubernetesTarget());
-        assertEquals(cpu(5_800), yarnBusy.yarnTarget());
+        assertEquals(cpu(6_000), yarnBusy.kubernetesTarget());
+        assertEquals(cpu(6_000), yarnBusy.yarnTarget());
+        // both want more than half: half each, however long either queue is
+        Decision both = GrantArbiter.decide(EVEN, cpu(12_000), side(2_000, 90_000, 2_000, 2_000L, true), side(1_000, 5_000, 1_000, 1_000L, true));
+        assertEquals(cpu(6_000), both.kubernetesTarget());
+        assertEquals(cpu(6_000), both.yarnTarget());
+        // a side without demand keeps the minimum share of origin (10 %) to start with
+        Decision idle = GrantArbiter.decide(EVEN, cpu(12_000), side(0, 0, 0, 0L, true), side(1_000, 50_000, 1_000, 1_000L, true));
+        assertEquals(cpu(1_200), idle.kubernetesTarget());
+    }
+
+    @Test
+    void aGrantStaysWhereItIsWhileItsTargetIsWithinTenPercentOfOriginAndTheOtherSideDoesNotNeedRoom() {
+        // YARN started a container inside its grant: the split of free moves by half a core, the grants do not
+        Decision d = GrantArbiter.decide(EVEN, cpu(13_000), side(6_000, 1_000, 7_000, 7_000L, true), side(6_000, 1_000, 6_000, 6_000L, true));
+        assertEquals(cpu(6_500), d.kubernetesTarget(), "the target follows the split");
+        assertEquals(cpu(7_000), d.kubernetesPublish(), "the grant stays: within 1.3 cores of its target");
+        assertEquals(cpu(6_000), d.yarnPublish());
+        // YARN needs room Kubernetes holds unused (its target 3 cores above its grant): Kubernetes shrinks at once
+        Decision needed = GrantArbiter.decide(EVEN, cpu(13_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 8_000, 4_000, 4_000L, true));
+        assertEquals(cpu(6_000), needed.kubernetesPublish(), "shrinks to what it wants, its use: YARN wants more than half");
+        // origin fell: a grant that no longer fits beside the other's shrinks whatever the hysteresis
+        Decision fallen = GrantArbiter.decide(EVEN, cpu(12_500), side(6_000, 0, 7_000, 7_000L, true), side(6_000, 0, 6_000, 6_000L, true));
+        assertTrue(fallen.kubernetesPublish().cpuMilli() + 6_000 <= 12_500, fallen.toString());
     }
 
     @Test
     void shrinkIsPublishedAtOnceGrowWaitsForTheOtherSidesAcknowledgement() {
-        // YARN published 5, now demand moves to Kubernetes: YARN must shrink before Kubernetes may grow
-        SideState k = side(6_000, 8_000, 7_000, 7_000L, true);
-        SideState y = side(4_000, 0, 5_000, 5_000L, true);
+        // YARN published 5.5, now demand moves to Kubernetes (its target 1.3 cores above its grant, more than the 10 %
+        // of origin a grant may lag): YARN must shrink before Kubernetes may grow
+        SideState k = side(6_000, 8_000, 6_500, 6_500L, true);
+        SideState y = side(4_000, 0, 5_500, 5_500L, true);
         Decision first = GrantArbiter.decide(EVEN, cpu(12_000), k, y);
-        assertEquals(cpu(7_800), first.kubernetesTarget());
-        assertEquals(cpu(4_200), first.yarnPublish(), "the shrink goes out at once");
-        assertEquals(cpu(7_000), first.kubernetesPublish(), "no grow while YARN may still schedule up to 5");
-        // YARN acknowledges 4.2: now Kubernetes grows
-        Decision second = GrantArbiter.decide(EVEN, cpu(12_000), k, side(4_000, 0, 4_200, 4_200L, true));
-        assertEquals(cpu(7_800), second.kubernetesPublish());
+        assertEquals(cpu(8_000), first.kubernetesTarget(), "its half and the 2 YARN leaves");
+        assertEquals(cpu(4_000), first.yarnPublish(), "the shrink goes out at once");
+        assertEquals(cpu(6_500), first.kubernetesPublish(), "no grow while YARN may still schedule up to 5.5");
+        // YARN acknowledges 4: now Kubernetes grows
+        Decision second = GrantArbiter.decide(EVEN, cpu(12_000), k, side(4_000, 0, 4_000, 4_000L, true));
+        assertEquals(cpu(8_000), second.kubernetesPublish());
     }
 
     @Test

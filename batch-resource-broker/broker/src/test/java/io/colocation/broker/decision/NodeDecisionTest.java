@@ -56,12 +56,17 @@ class NodeDecisionTest {
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, List.of(), metric, NOW);
         NodeCalculationMemo.Facts calculation = new NodeCalculationMemo.Facts(outcome, Resources.ZERO, null, null, List.of());
         return change.apply(new NodeFacts("n1", node, metric, calculation, null, null, null, new NodeManagerIdentity.Resolution(null, null),
-                null, null, Resources.ZERO, true, null, NOW));
+                null, null, Resources.ZERO, true, null, null, NOW));
     }
 
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm) {
+        return with(f, prior, yarn, yarnGranted, nm, null);
+    }
+
+    private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm,
+            java.time.Instant excessSince) {
         return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.configError(), f.currentBatch(), f.currentMid(), nm,
-                yarn, yarnGranted, f.kubernetesDemand(), f.apiServerUp(), prior, f.now());
+                yarn, yarnGranted, f.kubernetesDemand(), f.apiServerUp(), prior, excessSince, f.now());
     }
 
     private static YarnFacts yarn(Resources used) {
@@ -81,7 +86,7 @@ class NodeDecisionTest {
         return Stream.of(
                 row("no usable config: frozen, reported by the config's own check", facts(healthy, f -> new NodeFacts(f.name(), f.node(),
                         null, null, "ConfigMap broken", new Resources(1, 1), null, f.nodeManager(), null, null, f.kubernetesDemand(), true,
-                        null, NOW)), w -> {
+                        null, null, NOW)), w -> {
                             assertEquals("ConfigMap broken", w.frozen());
                             assertNull(w.report());
                             assertEquals(new Resources(1, 1), w.currentBatch());
@@ -121,6 +126,24 @@ class NodeDecisionTest {
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("no grant yet")));
                             assertEquals(Resources.ZERO, w.decision().kubernetesPublish());
                         }),
+                row("YARN's use above origin, just now: no new room, YARN held at its use", facts(healthy,
+                        f -> with(f, null, yarn(new Resources(9000, 8 * GI)), new Resources(9000, 8 * GI), withNm)), w -> {
+                            assertEquals(NOW, w.excessSince());
+                            assertEquals(9000, w.decision().yarnPublish().cpuMilli(), w.decision().toString());
+                            assertEquals(0, w.decision().kubernetesPublish().cpuMilli(), w.decision().toString());
+                            assertTrue(w.explain().stream().anyMatch(l -> l.contains("held until it has lasted takeBackAfterSeconds")));
+                        }),
+                row("YARN's use above origin for longer than takeBackAfter: its memory taken back, its CPU left to the koordlet",
+                        facts(healthy, f -> with(f, null, yarn(new Resources(9000, 40 * GI)), new Resources(9000, 40 * GI), withNm,
+                                NOW.minus(Duration.ofMinutes(6)))), w -> {
+                            assertEquals(NOW.minus(Duration.ofMinutes(6)), w.excessSince());
+                            assertEquals(w.origin().memoryBytes(), w.decision().yarnTarget().memoryBytes(), "memory shrinks to origin");
+                            assertTrue(w.decision().yarnPublish().memoryBytes() < 40 * GI, w.decision().toString());
+                            assertEquals(9000, w.decision().yarnPublish().cpuMilli(), "CPU held at its use (takeBackCpu false)");
+                        }),
+                row("use back within origin: the excess clock stops", facts(healthy,
+                        f -> with(f, null, yarn(new Resources(1000, GI)), new Resources(2000, 2 * GI), withNm,
+                                NOW.minus(Duration.ofMinutes(6)))), w -> assertNull(w.excessSince())),
                 row("the koordlet's YarnRelease holds YARN at its limit", facts(node(release, true),
                         f -> with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm)), w -> {
                             Resources limit = new Resources(1000, GI);

@@ -17,6 +17,8 @@ public final class FakeKubernetesSide implements KubernetesSide {
     public final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
     public final Set<String> failing = java.util.Collections.synchronizedSet(new HashSet<>());
     public final java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+    /** Origins written on their own (before a YARN grant grows). */
+    public final Map<String, io.colocation.model.Resources> origins = new ConcurrentHashMap<>();
 
     @Override
     public Node publish(String nodeName, Node cached, BatchPublication publication) throws IOException {
@@ -26,6 +28,14 @@ public final class FakeKubernetesSide implements KubernetesSide {
         writes.incrementAndGet();
         written.put(nodeName, publication);
         return cached;
+    }
+
+    @Override
+    public void publishOrigin(String nodeName, BatchPublication publication) throws IOException {
+        if (failing.contains(nodeName)) {
+            throw new IOException("the API server refused the annotations of Node " + nodeName);
+        }
+        origins.put(nodeName, publication.origin());
     }
 
     @Override

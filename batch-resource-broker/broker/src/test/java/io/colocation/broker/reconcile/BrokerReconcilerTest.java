@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.arbitration.ArbitrationSettings;
+import io.colocation.broker.arbitration.GrantPolicy;
+import io.colocation.testsupport.ManualClock;
 import io.colocation.broker.fakes.FakeCluster;
 import io.colocation.broker.fakes.FakeKubernetesSide;
 import io.colocation.broker.fakes.InMemoryYarnSide;
@@ -113,18 +115,31 @@ class BrokerReconcilerTest {
     }
 
     @Test
-    void whenOriginFallsBelowUseYarnsGrantShrinksBelowItsUseButADrainedNodeTakesNothingBack() {
+    void whenOriginStaysBelowUseYarnsGrantShrinksBelowItsUseButADrainedNodeTakesNothingBack() {
+        ManualClock clock = new ManualClock(Instant.now());
+        reconciler.close();
+        ArbitrationSettings takeBackCpu = new ArbitrationSettings(GrantPolicy.PARTITIONED, 1, 1, 0.1,
+                ArbitrationSettings.DEFAULT_TAKE_BACK_AFTER, true);
+        reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, takeBackCpu, false, 2,
+                ledger, clock, Duration.ofHours(1));
         passes(3);
         yarn.use("h1:8041", 2, 2048);
         yarn.use("h2:8041", 2, 2048);
         passes(2);
         cluster.annotate("n2", NodeDecision.ANNOTATION_DRAIN_BATCH, "true");
         // online load rose on both nodes: origin 16 x 60 % - 9 = 0.6 cores, below YARN's 2
-        cluster.metric("n1", 9000, 16, Instant.now());
-        cluster.metric("n2", 9000, 16, Instant.now());
+        cluster.metric("n1", 9000, 16, clock.instant());
+        cluster.metric("n2", 9000, 16, clock.instant());
         passes(3);
         NodeLedger fallen = ledger("n1");
         assertEquals(600, fallen.origin().cpuMilli());
+        assertEquals(2, yarn.grant("h1:8041").orElseThrow().vcores(), "held at its use until the excess lasts takeBackAfter");
+        assertEquals(1400, fallen.excess().cpuMilli());
+        clock.advance(ArbitrationSettings.DEFAULT_TAKE_BACK_AFTER);
+        cluster.metric("n1", 9000, 16, clock.instant());
+        cluster.metric("n2", 9000, 16, clock.instant());
+        passes(2);
+        fallen = ledger("n1");
         assertEquals(0, yarn.grant("h1:8041").orElseThrow().vcores(), "shrunk below the 2 vcores in use: the RM preempts");
         assertEquals(1400, fallen.excess().cpuMilli());
         NodeLedger drained = ledger("n2");

@@ -93,7 +93,8 @@ class BrokerArbitrationTest {
         long[] status = KubeFixtures.batchAllocatable(client, node);
         YarnGrant g = yarn.applied(nm);
         return status != null && g != null && status[0] == l.kubernetesGrant().cpuMilli()
-                && l.kubernetesGrant().equals(l.kubernetesTarget())
+                // grants are sticky: within a tenth of origin of their targets they stay where they are
+                && Math.abs(l.kubernetesGrant().cpuMilli() - l.kubernetesTarget().cpuMilli()) <= l.origin().cpuMilli() / 10
                 && g.vcores() * 1000L == l.yarnGrant().cpuMilli();
     }
 
@@ -177,8 +178,8 @@ class BrokerArbitrationTest {
                 frozen.toString());
 
         yarn.resumeReporting();
-        Await.until(Duration.ofSeconds(20), () -> ledger(withNm).yarn().reachable() && settled(client, withNm)
-                && yarn.applied(nm).version() > versionFrozen);
+        // reachable again, YARN's grant moves only if it must (sticky grants): both sides within origin either way
+        Await.until(Duration.ofSeconds(20), () -> ledger(withNm).yarn().reachable() && settled(client, withNm));
         assertWithinOrigin(ledger(withNm));
     }
 }

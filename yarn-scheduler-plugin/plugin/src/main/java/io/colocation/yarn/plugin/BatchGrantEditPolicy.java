@@ -1,5 +1,7 @@
 package io.colocation.yarn.plugin;
 
+import io.colocation.api.time.ScaledClock;
+import java.time.Clock;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import java.io.Closeable;
@@ -26,6 +28,8 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
     static final String NAME = "ColocationBatchGrants";
 
     private final GrantBook book = new GrantBook();
+    /** The wall clock, or a simulation's scaled clock ({@link ScaledClock}): report and acknowledgement times, waits. */
+    private final Clock clock = ScaledClock.fromSystemProperties();
     private RMContext rmContext;
     private ResourceScheduler scheduler;
     private PluginSettings settings;
@@ -87,7 +91,7 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
         if (!start()) {
             return;
         }
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         for (NodeCapacity.Applied applied : capacity.reconcile(now)) {
             YarnGrant g = applied.grant();
             LOG.info("grant epoch {} version {} enforced on {} ({} ms after it arrived)", g.epoch(), g.version(),
@@ -122,7 +126,7 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
         }
         switch (book.offer(grant)) {
             case ACCEPTED:
-                capacity.apply(grant, System.currentTimeMillis());
+                capacity.apply(grant, clock.millis());
                 break;
             case STALE_EPOCH:
                 LOG.warn("ignoring grant for {} from broker epoch {} (version {}): the current epoch is {}, a deposed "
