@@ -15,6 +15,7 @@ import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.koordlet.kube.CollectPolicy;
 import io.colocation.koordlet.kube.NodeSpecs;
+import io.colocation.koordlet.kube.NodeView;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.predict.PeakPredictServer;
 import io.colocation.koordlet.qos.agent.AgentState;
@@ -25,8 +26,7 @@ import io.colocation.koordlet.predict.ProdReclaimablePredictor;
 import io.colocation.koordlet.report.NodeMetricReporter;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;
 import io.colocation.koordlet.report.ReportInputs;
-import io.colocation.koordlet.yarn.CopilotClient;
-import io.colocation.koordlet.yarn.CopilotListing;
+import io.colocation.koordlet.yarn.YarnContainers;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.model.Resources;
 import io.colocation.model.slo.NodeMetric;
@@ -53,10 +53,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The node agent, part 1: measures the host every collect interval, predicts prod peaks, reports NodeMetric
  * status every {@code reportIntervalSeconds} of the NodeMetric spec. Lifecycle LATENT → STARTED → CLOSED.
- * Three threads: one only collects (so a slow API server never delays a sample), one asks the copilot (so a slow or
- * hostile copilot never delays a sample or a report: its answers are bounded in time and size, and a list older than
- * {@link CopilotListing#maxAge()} counts as unknown), and one does the rest that talks to the outside (report, prediction,
- * checkpoints).
+ * On a host ({@link Loops#OWN_THREADS}) three threads: one only collects (so a slow API server never delays a sample),
+ * one asks the copilot (so a slow or hostile copilot never delays a sample or a report: its answers are bounded in time
+ * and size, and a list older than {@code CopilotListing.maxAge()} counts as unknown), and one does the rest that talks
+ * to the outside (report, prediction, checkpoints). A simulator hosting many agents drives {@link #collect()} and
+ * {@link #work()} itself ({@link Loops#DRIVEN}) on its simulated clock.
  */
 public final class Koordlet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Koordlet.class);
@@ -71,15 +72,14 @@ public final class Koordlet implements AutoCloseable {
     private final CgroupLayout layout;
     private final Clock clock;
     private final MetricCache cache;
-    private final NodeWatches watches;
-    private final CopilotClient copilot;
+    private final NodeView watches;
     private final PeakPredictServer predictor;
     private final NodeMetricReporter reporter;
     private final DistinctWarnings inputWarnings = new DistinctWarnings(LOG);
     private final NodeSpecs specs;
     private final PodTargets podTargets = new PodTargets();
-    /** The copilot's list of YARN containers; null when YARN is not measured. */
-    private final CopilotListing listing;
+    /** The host's YARN containers; null when YARN is not measured. */
+    private final YarnContainers listing;
     private final Map<String, Long> reportCounts = new ConcurrentHashMap<>();
     private final AtomicLong collectNanos = new AtomicLong();
     private final Duration trainingInterval;
@@ -104,9 +104,20 @@ public final class Koordlet implements AutoCloseable {
     private Instant lastTraining = Instant.EPOCH;
     private Instant lastHousekeeping = Instant.EPOCH;
 
-    /** @param copilot null when YARN is not measured */
-    public Koordlet(KoordletConfig config, KubernetesClient client, UsageSource source, CgroupLayout layout, CopilotClient copilot,
-            Clock clock) {
+    /** Who runs the agent's loops. */
+    public enum Loops {
+        /** the agent's own threads, on the configured intervals */
+        OWN_THREADS,
+        /** the caller, through {@link #collect()} and {@link #work()} (a simulator of many hosts) */
+        DRIVEN
+    }
+
+    /**
+     * @param view the node's pods, Node, NodeMetric and NodeSLO ({@link NodeWatches} on a host)
+     * @param yarn the host's YARN containers; null when YARN is not measured
+     */
+    public Koordlet(KoordletConfig config, KubernetesClient client, NodeView view, UsageSource source, CgroupLayout layout,
+            YarnContainers yarn, Clock clock) {
         this.config = config;
         this.client = client;
         this.source = source;
@@ -119,43 +130,50 @@ public final class Koordlet implements AutoCloseable {
         int itemWindow = (int) Math.min(config.collect.retentionSeconds,
                 Math.max(600, trainingInterval.getSeconds() + interval));
         this.cache = new MetricCache(interval, config.collect.retentionSeconds, itemWindow);
-        this.watches = new NodeWatches(client, config.nodeName);
-        this.copilot = copilot;
+        this.watches = view;
         this.predictor = new PeakPredictServer(new PeakPredictServer.Settings(
                 KoordletConfig.duration(config.prediction.cpuHistogramDecayHalfLife, "prediction.cpuHistogramDecayHalfLife"),
                 KoordletConfig.duration(config.prediction.memoryHistogramDecayHalfLife, "prediction.memoryHistogramDecayHalfLife"),
                 trainingInterval,
                 KoordletConfig.duration(config.prediction.modelExpirationDuration, "prediction.modelExpirationDuration"),
                 KoordletConfig.duration(config.prediction.modelCheckpointInterval, "prediction.modelCheckpointInterval"),
-                config.prediction.modelCheckpointMaxPerStep), new PredictionCheckpointStore(Path.of(config.prediction.checkpointDir)));
+                config.prediction.modelCheckpointMaxPerStep), config.prediction.checkpointDir == null || config.prediction.checkpointDir.isBlank()
+                        ? null : new PredictionCheckpointStore(Path.of(config.prediction.checkpointDir)));
         this.reporter = new NodeMetricReporter(client, config.nodeName);
-        this.specs = new NodeSpecs(watches, config.nodeName, layout, copilot == null ? null : config.yarn.hostApplicationName,
+        this.specs = new NodeSpecs(watches, config.nodeName, layout, yarn == null ? null : config.yarn.hostApplicationName,
                 inputWarnings);
-        this.listing = copilot == null ? null : new CopilotListing(copilot,
-                QoSOptions.yarnParent(config.qos.yarnCgroupParent, layout.qosDir("BestEffort")), config.yarn.refreshSeconds, clock);
+        this.listing = yarn;
     }
 
+    /** Starts watching and the agent's own loops. */
     public synchronized void start() throws NodeWatches.StartupException {
-        lifecycle.start(this::startThreads);
+        start(Loops.OWN_THREADS);
     }
 
-    private void startThreads() throws NodeWatches.StartupException {
+    public synchronized void start(Loops loops) throws NodeWatches.StartupException {
+        lifecycle.start(() -> open(loops));
+    }
+
+    private void open(Loops loops) throws NodeWatches.StartupException {
         LOG.info("koordlet for node {}: {}; YARN from {}", config.nodeName, source.describe(),
-                copilot == null ? "nowhere (yarn.copilotUrl is empty)" : copilot.describe());
+                listing == null ? "nowhere (yarn.copilotUrl is empty)" : listing.describe());
         watches.start(Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
-        apiProbe = new ApiServerProbe(client, Duration.ofSeconds(5), clock).start();
         workBeatMillis = clock.millis();
         Set<String> uids = new HashSet<>();
         watches.pods().forEach(p -> uids.add(p.getMetadata().getUid()));
         predictor.restore(uids);
+        if (loops == Loops.DRIVEN) {
+            return;
+        }
+        apiProbe = new ApiServerProbe(client, Duration.ofSeconds(5), clock).start();
         collectThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-collect"));
         workThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-work"));
-        if (copilot != null) {
+        if (listing != null) {
             copilotThread = Executors.newSingleThreadScheduledExecutor(Daemons.named("koordlet-copilot"));
             copilotThread.scheduleWithFixedDelay(listing::refresh, 0, config.yarn.refreshSeconds, TimeUnit.SECONDS);
         }
-        collectThread.scheduleAtFixedRate(this::collectOnce, 0, config.collect.intervalSeconds, TimeUnit.SECONDS);
-        workThread.scheduleWithFixedDelay(this::workOnce, 1, 1, TimeUnit.SECONDS);
+        collectThread.scheduleAtFixedRate(this::collect, 0, config.collect.intervalSeconds, TimeUnit.SECONDS);
+        workThread.scheduleWithFixedDelay(this::work, 1, 1, TimeUnit.SECONDS);
     }
 
     /** The copilot's last list while it is recent enough; unknown (empty) without a copilot or a recent answer. */
@@ -164,7 +182,7 @@ public final class Koordlet implements AutoCloseable {
     }
 
     /** One sample: targets from the watches, the copilot's list and the NodeSLO; then into the cache. */
-    void collectOnce() {
+    public void collect() {
         try {
             long start = System.nanoTime();
             List<CollectTargets.PodTarget> podTargets = this.podTargets.of(watches.pods());
@@ -189,7 +207,7 @@ public final class Koordlet implements AutoCloseable {
     }
 
     /** Training, GC and checkpoints, and the report, each when due. */
-    void workOnce() {
+    public void work() {
         workBeatMillis = clock.millis();
         try {
             Instant now = clock.instant();
@@ -297,7 +315,7 @@ public final class Koordlet implements AutoCloseable {
 
             @Override
             public boolean ownedByNodeManager(int pid) {
-                return copilot != null && copilot.ownedByNodeManager(pid);
+                return listing != null && listing.ownedByNodeManager(pid);
             }
 
             @Override
@@ -360,7 +378,7 @@ public final class Koordlet implements AutoCloseable {
 
     /** Things the copilot said that were refused, by reason; empty without a copilot. */
     public Map<String, Long> copilotRefusals() {
-        return copilot == null ? Map.of() : copilot.refusals();
+        return listing == null ? Map.of() : listing.refusals();
     }
 
     /** Time since the work loop last came round; 0 before the start. */
@@ -383,8 +401,8 @@ public final class Koordlet implements AutoCloseable {
         all.putAll(inputWarnings.current());
         all.putAll(reporter.problems());
         all.putAll(watches.unreadable());
-        if (copilot != null) {
-            all.putAll(copilot.problems());
+        if (listing != null) {
+            all.putAll(listing.problems());
         }
         return all;
     }

@@ -2,11 +2,11 @@ package io.colocation.sandbox;
 
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.model.slo.NodeMetric;
-import io.colocation.sandbox.parts.ChildProcess;
+import io.colocation.localclusters.process.ChildProcess;
 import io.colocation.sandbox.parts.HostBestEffortTier;
 import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.NodeSimulator;
-import io.colocation.sandbox.parts.PartFailedException;
+import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.sandbox.parts.SandboxYarn;
 import io.colocation.sandbox.scenario.BrokerView;
 import io.colocation.sandbox.scenario.LoadFiles;
@@ -114,7 +114,11 @@ public final class Sandbox implements AutoCloseable {
             BrokerView broker = new BrokerView("http://127.0.0.1:" + port);
             parts.push(ChildProcess.start("broker", launcher, List.of("broker", conf.resolve("broker.yml").toString()),
                     List.of("-Ddw.kubernetes.kubeconfig=" + api.kubeconfig(), "-Ddw.zookeeper.connect=" + zk.connectString(),
-                            "-Ddw.arbitration.policy=" + options.policy(), "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
+                            "-Ddw.arbitration.policy=" + options.policy(),
+                            // the scenario's compressed day: a spike's CPU excess is taken back by preemption after 5 s (the
+                            // shipped broker leaves CPU to the koordlet and waits 5 minutes), to show the graceful route
+                            "-Ddw.arbitration.takeBackAfterSeconds=5", "-Ddw.arbitration.takeBackCpu=true",
+                            "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
                             "-Ddw.server.applicationConnectors[0].port=" + port, "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
                             "-Ddw.server.adminConnectors[0].port=" + LoopbackPorts.pick(), "-Xmx256m"),
                     Map.of("COLOCATION_BROKER_TOKEN", token), logs.resolve("broker.log"), Duration.ofSeconds(120), broker::answers));

@@ -1,7 +1,7 @@
 package io.colocation.sandbox;
 
 import io.colocation.api.InvalidInputException;
-import io.colocation.sandbox.parts.PartFailedException;
+import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.sandbox.scenario.Narrator;
 import java.nio.file.Files;
 import java.nio.file.Path;

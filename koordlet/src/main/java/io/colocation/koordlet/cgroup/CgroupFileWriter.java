@@ -16,60 +16,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one writer of cgroup files (Koordinator's {@code resourceexecutor}): strategies say what (a knob, a value in
- * one unit for both versions) and why; this class validates the value, turns it into the version's format
+ * The {@link CgroupWriter} of a real host: validates the value, turns it into the version's format
  * ({@code cpu.cfs_quota_us} or {@code cpu.max}, {@code cpu.shares} or {@code cpu.weight}, ...), reads the old value,
  * writes only a change, logs old → new with the reason, and keeps the last writes for the status endpoint.
  */
-public final class CgroupWriter {
-    private static final Logger LOG = LoggerFactory.getLogger(CgroupWriter.class);
+public final class CgroupFileWriter implements CgroupWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(CgroupFileWriter.class);
     static final long CFS_PERIOD_MICROS = 100_000;
-    static final long MIN_QUOTA_MICROS = 1000;
-
-    /** What can be set, with its unit. */
-    public enum Knob {
-        /** a Linux CPU list, {@code 0-3,8} */
-        CPUSET_CPUS(CgroupLayout.Interface.CPUSET_CPUS),
-        /** CFS quota in µs per 100 ms period; -1 = none */
-        CPU_QUOTA(CgroupLayout.Interface.CPU_QUOTA),
-        /** v1 cpu.shares (2..262144), converted to cpu.weight on v2 as the kubelet does */
-        CPU_SHARES(CgroupLayout.Interface.CPU_SHARES),
-        /** 1: the group's tasks run as SCHED_IDLE (v2, and v1 from kernel 5.15); 0: normal */
-        CPU_IDLE(CgroupLayout.Interface.CPU_IDLE),
-        /** bytes; -1 = unlimited */
-        MEMORY_LIMIT(CgroupLayout.Interface.MEMORY_LIMIT),
-        /** bytes, v2 only; -1 = unlimited */
-        MEMORY_HIGH(CgroupLayout.Interface.MEMORY_HIGH),
-        /** v1 only, a bitmask: 1 anonymous, 2 file pages move with a process that joins the group (v2 never moves them) */
-        MEMORY_MOVE_CHARGE(CgroupLayout.Interface.MEMORY_MOVE_CHARGE);
-
-        final CgroupLayout.Interface file;
-
-        Knob(CgroupLayout.Interface file) {
-            this.file = file;
-        }
-    }
-
-    /** One write, for the audit list: old and new value as the kernel file shows them, or the error. */
-    public record Write(Instant time, String dir, String file, String oldValue, String newValue, String reason, String error) {
-    }
 
     private final CgroupLayout layout;
     private final Clock clock;
     private final int auditSize;
     private final Deque<Write> audit = new ArrayDeque<>();
 
-    public CgroupWriter(CgroupLayout layout, Clock clock, int auditSize) {
+    public CgroupFileWriter(CgroupLayout layout, Clock clock, int auditSize) {
         this.layout = layout;
         this.clock = clock;
         this.auditSize = auditSize;
     }
 
+    @Override
     public CgroupLayout layout() {
         return layout;
     }
 
     /** Whether this host has the knob for the cgroup (cpu.idle needs v2 or kernel ≥ 5.15, memory.high v2). */
+    @Override
     public boolean supports(String dir, Knob knob) {
         Path file = layout.file(dir, knob.file);
         return file != null && Files.exists(file);
@@ -79,6 +51,7 @@ public final class CgroupWriter {
      * Sets the knob; returns true when the file changed. A value out of range is a bug of the caller
      * (IllegalArgumentException); a kernel that refuses is logged, audited and returns false.
      */
+    @Override
     public boolean set(String dir, Knob knob, String value, String reason) {
         String formatted = format(knob, value);
         Path file = layout.file(dir, knob.file);
@@ -102,12 +75,14 @@ public final class CgroupWriter {
     }
 
     /** The knob's value in the writer's unit (cpu.max "max 100000" reads -1); empty when unreadable. */
+    @Override
     public Optional<String> get(String dir, Knob knob) {
         Path file = layout.file(dir, knob.file);
         return file == null ? Optional.empty() : read(file).map(v -> parse(knob, v));
     }
 
     /** Whether the cgroup exists (in the CPU hierarchy on v1). */
+    @Override
     public boolean exists(String dir) {
         Path file = layout.file(dir, CgroupLayout.Interface.CPUSET_CPUS);
         return file != null && Files.isDirectory(file.getParent());
@@ -117,6 +92,7 @@ public final class CgroupWriter {
      * Makes the cgroup and any missing parent in every hierarchy, from the top down; on v1 each new cpuset gets its
      * parent's CPUs and memory nodes (the kernel starts it empty, and no process can join an empty cpuset).
      */
+    @Override
     public void create(String dir) throws IOException {
         String at = "";
         for (String part : dir.split("/")) {
@@ -141,6 +117,7 @@ public final class CgroupWriter {
     }
 
     /** The cgroups below {@code dir}, parents before children, down to {@code depth} levels (in the cpuset hierarchy). */
+    @Override
     public List<String> descendants(String dir, int depth) {
         Path base = layout.file(dir, CgroupLayout.Interface.CPUSET_CPUS).getParent();
         List<String> out = new ArrayList<>();
@@ -164,6 +141,7 @@ public final class CgroupWriter {
     }
 
     /** Moves a process into the cgroup, in every hierarchy. */
+    @Override
     public void moveProcess(String dir, long pid, String reason) throws IOException {
         for (Path p : layout.hierarchies(dir)) {
             Files.writeString(p.resolve("cgroup.procs"), Long.toString(pid));
@@ -172,6 +150,7 @@ public final class CgroupWriter {
     }
 
     /** Removes the cgroup where it is empty; returns false when a process is still in it. */
+    @Override
     public boolean remove(String dir) {
         boolean removed = true;
         for (Path p : layout.hierarchies(dir)) {
@@ -184,6 +163,7 @@ public final class CgroupWriter {
         return removed;
     }
 
+    @Override
     public synchronized List<Write> audit() {
         return new ArrayList<>(audit);
     }
@@ -197,48 +177,17 @@ public final class CgroupWriter {
 
     /** The value in the version's file format, validated. */
     String format(Knob knob, String value) {
+        CgroupWriter.validate(knob, value);
         boolean v2 = layout.version() == CgroupLayout.Version.V2;
-        switch (knob) {
-            case CPUSET_CPUS -> {
-                if (!value.matches("(\\d+(-\\d+)?)(,\\d+(-\\d+)?)*")) {
-                    throw new IllegalArgumentException("cpuset.cpus must be a CPU list such as 0-3,8, not '" + value + "'");
-                }
-                return value;
-            }
-            case CPU_QUOTA -> {
-                long q = Long.parseLong(value);
-                if (q != -1 && q < MIN_QUOTA_MICROS) {
-                    throw new IllegalArgumentException("CFS quota must be -1 or at least " + MIN_QUOTA_MICROS + " µs, not " + q);
-                }
-                return v2 ? (q == -1 ? "max" : Long.toString(q)) + " " + CFS_PERIOD_MICROS : Long.toString(q);
-            }
+        return switch (knob) {
+            case CPU_QUOTA -> v2 ? (value.equals("-1") ? "max" : value) + " " + CFS_PERIOD_MICROS : value;
             case CPU_SHARES -> {
                 long shares = Long.parseLong(value);
-                if (shares < 2 || shares > 262144) {
-                    throw new IllegalArgumentException("cpu.shares must be 2..262144, not " + shares);
-                }
-                return Long.toString(v2 ? 1 + ((shares - 2) * 9999) / 262142 : shares);
+                yield Long.toString(v2 ? 1 + ((shares - 2) * 9999) / 262142 : shares);
             }
-            case CPU_IDLE -> {
-                if (!value.equals("0") && !value.equals("1")) {
-                    throw new IllegalArgumentException("cpu.idle must be 0 or 1, not '" + value + "'");
-                }
-                return value;
-            }
-            case MEMORY_MOVE_CHARGE -> {
-                if (!value.matches("[0-3]")) {
-                    throw new IllegalArgumentException("memory.move_charge_at_immigrate must be 0 to 3, not '" + value + "'");
-                }
-                return value;
-            }
-            default -> {
-                long bytes = Long.parseLong(value);
-                if (bytes != -1 && bytes < 0) {
-                    throw new IllegalArgumentException(knob + " must be -1 or a byte count, not " + bytes);
-                }
-                return bytes == -1 ? (v2 ? "max" : "-1") : Long.toString(bytes);
-            }
-        }
+            case MEMORY_LIMIT, MEMORY_HIGH -> value.equals("-1") && v2 ? "max" : value;
+            default -> value;
+        };
     }
 
     /** A file's value in the writer's unit. */

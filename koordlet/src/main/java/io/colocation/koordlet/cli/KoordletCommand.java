@@ -3,7 +3,9 @@ package io.colocation.koordlet.cli;
 import io.colocation.api.InvalidInputException;
 import io.colocation.koordlet.Koordlet;
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupWriter;
+import io.colocation.koordlet.collect.CpuTopologyReader;
 import io.colocation.koordlet.collect.HostUsageSource;
 import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.config.KoordletConfig;
@@ -19,6 +21,8 @@ import io.colocation.koordlet.sim.SimulatedUsageSource;
 import io.colocation.koordlet.status.KoordletStatus;
 import io.colocation.runtime.StatusServer;
 import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.koordlet.yarn.CopilotListing;
+import io.colocation.koordlet.yarn.YarnContainers;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.kube.client.KubernetesClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -134,10 +138,12 @@ public final class KoordletCommand {
             }
             source = new HostUsageSource(config.procRoot(), layout);
         }
-        CopilotClient copilot = null;
+        YarnContainers yarn = null;
         if (config.yarn.copilotUrl != null && !config.yarn.copilotUrl.isBlank()) {
             try {
-                copilot = CopilotClient.create(config.yarn.copilotUrl, config.yarn.tokenFile, config.procRoot(), config.yarn.nodeManagerUsers);
+                yarn = new CopilotListing(CopilotClient.create(config.yarn.copilotUrl, config.yarn.tokenFile, config.procRoot(),
+                        config.yarn.nodeManagerUsers), QoSOptions.yarnParent(config.qos.yarnCgroupParent, layout.qosDir("BestEffort")),
+                        config.yarn.refreshSeconds, clock);
             } catch (IOException e) {
                 throw new StartException(e.getMessage(), e);
             }
@@ -148,16 +154,16 @@ public final class KoordletCommand {
         } catch (IOException | RuntimeException e) {
             throw new StartException("cannot configure the Kubernetes client: " + e.getMessage(), e);
         }
-        Koordlet koordlet = new Koordlet(config, client, source, layout, copilot, clock);
+        Koordlet koordlet = new Koordlet(config, client, new NodeWatches(client, config.nodeName), source, layout, yarn, clock);
         EventRecorder events = new EventRecorder(client, "koordlet");
         // The BE tier of this host's cgroups is enforced when the usage is this host's, or on purpose for a simulated
         // node whose YARN containers run here (the sandbox).
         QoSManager qos = (source instanceof HostUsageSource || config.qos.enforceOnSimulatedLoad) && config.qos.enabled
-                ? new QoSManager(koordlet.agentState(), new CgroupWriter(layout, clock, CGROUP_AUDIT_SIZE),
+                ? new QoSManager(koordlet.agentState(), new CgroupFileWriter(layout, clock, CGROUP_AUDIT_SIZE),
                         FeatureGates.parse(config.qos.featureGates), new QoSOptions(config.qos.beCpuIdle, config.qos.yarnCgroupParent,
                                 config.qos.beMemoryHigh, new MemoryPressureEvict.Settings(config.qos.memoryPressureEvict.enabled,
                                         config.qos.memoryPressureEvict.someAvg10Percent, config.qos.memoryPressureEvict.forSeconds)),
-                        new ClusterEvictions(client, events, copilot, config.nodeName), Path.of(config.host.sysRoot),
+                        new ClusterEvictions(client, events, yarn, config.nodeName), () -> CpuTopologyReader.read(Path.of(config.host.sysRoot)),
                         config.collect.intervalSeconds, clock)
                 : null;
         StatusServer status = new KoordletStatus(koordlet, qos).server();

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class NodeSpecs {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSpecs.class);
 
-    private final NodeWatches watches;
+    private final NodeView watches;
     private final String nodeName;
     private final CgroupLayout layout;
     private final String yarnHostApplication;
@@ -30,7 +30,7 @@ public final class NodeSpecs {
     private List<HostApplications.HostApp> hostApps = List.of();
 
     /** @param yarnHostApplication the host application YARN is reported as; null when YARN is not measured */
-    public NodeSpecs(NodeWatches watches, String nodeName, CgroupLayout layout, String yarnHostApplication, DistinctWarnings warnings) {
+    public NodeSpecs(NodeView watches, String nodeName, CgroupLayout layout, String yarnHostApplication, DistinctWarnings warnings) {
         this.watches = watches;
         this.nodeName = nodeName;
         this.layout = layout;

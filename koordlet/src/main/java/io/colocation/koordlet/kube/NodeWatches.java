@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * resources are decoded object by object ({@link DecodingInformer}): one with a wrongly typed field is reported and
  * read as absent, and never stops the watch or the agent's start.
  */
-public final class NodeWatches implements AutoCloseable {
+public final class NodeWatches implements NodeView {
     private static final Logger LOG = LoggerFactory.getLogger(NodeWatches.class);
 
     private final KubernetesClient client;
@@ -45,7 +45,7 @@ public final class NodeWatches implements AutoCloseable {
         this.nodeName = nodeName;
     }
 
-    /** Starts every watch and waits until each listed once. */
+    @Override
     public void start(Duration timeout) throws StartupException {
         pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0).itemStore(new TrimmedPodStore());
         node = client.nodes().withField("metadata.name", nodeName).runnableInformer(0);
@@ -88,29 +88,27 @@ public final class NodeWatches implements AutoCloseable {
         }
     }
 
+    @Override
     public List<Pod> pods() {
         return pods.getStore().list();
     }
 
+    @Override
     public Optional<Node> node() {
         return node.getStore().list().stream().findFirst();
     }
 
-    /** This node's NodeMetric as last seen, readable or not; empty when there is none. */
+    @Override
     public Optional<DecodingInformer.Decoded<NodeMetric>> nodeMetricEntry() {
         return nodeMetric.get(nodeName);
     }
 
-    /** This node's NodeMetric; empty when there is none or it cannot be read ({@link #unreadable()} says why). */
-    public Optional<NodeMetric> nodeMetric() {
-        return nodeMetric.get(nodeName).map(DecodingInformer.Decoded::value);
-    }
-
+    @Override
     public Optional<NodeSLO> nodeSlo() {
         return nodeSlo == null ? Optional.empty() : nodeSlo.get(nodeName).map(DecodingInformer.Decoded::value);
     }
 
-    /** The NodeMetric and NodeSLO of this node that exist but cannot be read, and why. */
+    @Override
     public Map<String, String> unreadable() {
         Map<String, String> out = new TreeMap<>();
         nodeMetric.unreadable().forEach((k, v) -> out.put("NodeMetric " + k, v));
@@ -121,6 +119,7 @@ public final class NodeWatches implements AutoCloseable {
     }
 
     /** Whether every watch is connected (a watch that broke is re-listed by fabric8). */
+    @Override
     public boolean watching() {
         return informers.stream().allMatch(SharedIndexInformer::isWatching) && nodeMetric.isWatching()
                 && (nodeSlo == null || nodeSlo.isWatching());

@@ -48,6 +48,7 @@ public final class PeakPredictServer {
     private final Map<String, Model> models = new HashMap<>();
     private boolean trained;
 
+    /** @param store where models are checkpointed; null: nowhere (a simulated host keeps its models in memory only) */
     public PeakPredictServer(Settings settings, PredictionCheckpointStore store) {
         this.settings = settings;
         this.store = store;
@@ -55,6 +56,9 @@ public final class PeakPredictServer {
 
     /** Loads checkpoints of the node items and of {@code podUids}; the rest are deleted. */
     public synchronized void restore(Set<String> podUids) {
+        if (store == null) {
+            return;
+        }
         Set<String> nodeItems = nodeModelUids();
         for (PredictionCheckpointStore.Stored s : store.restore(uid -> podUids.contains(uid) || nodeItems.contains(uid))) {
             Model m = new Model(settings);
@@ -157,7 +161,9 @@ public final class PeakPredictServer {
                 .map(Map.Entry::getKey).toList();
         for (String uid : expired) {
             models.remove(uid);
-            store.delete(uid);
+            if (store != null) {
+                store.delete(uid);
+            }
         }
     }
 
@@ -166,7 +172,7 @@ public final class PeakPredictServer {
      * within the checkpoint interval; {@code all} saves every model (shutdown).
      */
     public synchronized int checkpoint(Instant now, boolean all) {
-        if (!trained && !all) {
+        if (store == null || !trained && !all) {
             return 0;
         }
         List<Map.Entry<String, Model>> order = new ArrayList<>(models.entrySet());

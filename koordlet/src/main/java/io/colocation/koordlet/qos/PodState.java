@@ -44,6 +44,12 @@ public record PodState(
         return namespace + "/" + name;
     }
 
+    /** The same pod with another usage sample. */
+    public PodState withUsage(Long cpuMilli, Long memoryBytes) {
+        return new PodState(namespace, name, rawQoS, kubeQoS, specPriority, priority, rawPriorityClass, priorityClass, labelPriority,
+                evictionEnabled, evictionPriority, evictionPolicies, active, requests, pinnedCpus, cpuMilli, memoryBytes);
+    }
+
     /** Koordinator's {@code NonBEPodFilter}: neither labelled BE nor Kubernetes BestEffort. */
     public boolean nonBE() {
         return rawQoS != QoSClass.BE && !"BestEffort".equals(kubeQoS);

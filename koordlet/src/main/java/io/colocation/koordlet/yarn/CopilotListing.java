@@ -4,6 +4,7 @@ import io.colocation.koordlet.collect.CollectTargets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * The copilot's list of running YARN containers as the koordlet uses it: asked on a thread of its own, trusted as current
  * for {@link #maxAge()} only (a slow or silent copilot makes YARN unknown, never stale).
  */
-public final class CopilotListing {
+public final class CopilotListing implements YarnContainers {
     private static final Logger LOG = LoggerFactory.getLogger(CopilotListing.class);
 
     private final CopilotClient copilot;
@@ -32,6 +33,7 @@ public final class CopilotListing {
     }
 
     /** Asks the copilot for its list; the copilot thread's own. */
+    @Override
     public void refresh() {
         try {
             Optional<List<CollectTargets.YarnTarget>> answer = copilot.runningContainers(yarnParent);
@@ -46,6 +48,7 @@ public final class CopilotListing {
     }
 
     /** The last list while it is recent enough; unknown (empty) otherwise. */
+    @Override
     public Optional<List<CollectTargets.YarnTarget>> current() {
         Optional<List<CollectTargets.YarnTarget>> l = listed;
         return l.isPresent() && clock.millis() - listedMillis <= maxAge().toMillis() ? l : Optional.empty();
@@ -54,5 +57,30 @@ public final class CopilotListing {
     /** Two refreshes and the longest a copilot answer may take: a list older than this is not trusted as current. */
     public Duration maxAge() {
         return Duration.ofSeconds(2L * refreshSeconds).plus(CopilotClient.LIST_DEADLINE);
+    }
+
+    @Override
+    public String describe() {
+        return copilot.describe();
+    }
+
+    @Override
+    public Map<String, String> problems() {
+        return copilot.problems();
+    }
+
+    @Override
+    public Map<String, Long> refusals() {
+        return copilot.refusals();
+    }
+
+    @Override
+    public boolean ownedByNodeManager(int pid) {
+        return copilot.ownedByNodeManager(pid);
+    }
+
+    @Override
+    public Optional<String> kill(String containerID, String reason) {
+        return copilot.killContainer(containerID, reason);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.Victim;
@@ -143,7 +144,7 @@ class KoordletWithYarnTest {
         assumeTrue(Files.isWritable(probe), "needs root and a writable cgroup mount at " + CGROUP_ROOT);
         String be = layout.qosDir("BestEffort");
         assumeTrue(Files.notExists(probe.resolve("kubepods")), "a kubelet's kubepods cgroup is on this host: not touched");
-        CgroupWriter writer = new CgroupWriter(layout, Clock.systemUTC(), 200);
+        CgroupWriter writer = new CgroupFileWriter(layout, Clock.systemUTC(), 200);
         writer.create("kubepods");
         writer.create(be);
         HostUsageSource source = new HostUsageSource(Path.of("/proc"), layout);
@@ -162,7 +163,7 @@ class KoordletWithYarnTest {
                     .withAllocatable(r).endStatus().build();
         }, List::of, slo, last::get, () -> Optional.of(containers.get()));
         QoSManager qos = new QoSManager(agent, writer, FeatureGates.parse("BECPUSuppress=false,BEMemoryEvict=true"), QoSOptions.defaults(),
-                new ClusterEvictions(null, null, copilot, "yarn-host"), Path.of("/sys/devices/system/cpu"), 1,
+                new ClusterEvictions(null, null, new CopilotListing(copilot, CopilotApi.DEFAULT_CGROUP_PARENT, 5, Clock.systemUTC()), "yarn-host"), List::of, 1,
                 Clock.systemUTC());
         Runnable round = () -> {
             containers.set(copilot.runningContainers(CopilotApi.DEFAULT_CGROUP_PARENT).orElse(List.of()));

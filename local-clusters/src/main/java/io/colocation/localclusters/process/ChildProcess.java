@@ -1,4 +1,4 @@
-package io.colocation.sandbox.parts;
+package io.colocation.localclusters.process;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
-package io.colocation.sandbox.parts;
+package io.colocation.localclusters.process;
 
 import java.nio.file.Path;
 
-/** A part of the sandbox did not start: which one, why, and where its log is. */
+/** A part of a local cluster (the sandbox, the simulator) did not start: which one, why, and where its log is. */
 public final class PartFailedException extends Exception {
     private static final long serialVersionUID = 1L;
 

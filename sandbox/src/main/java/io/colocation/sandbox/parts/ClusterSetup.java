@@ -1,5 +1,6 @@
 package io.colocation.sandbox.parts;
 
+import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.localclusters.kube.ColocationObjects;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

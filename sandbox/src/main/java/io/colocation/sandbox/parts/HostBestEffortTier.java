@@ -3,6 +3,7 @@ package io.colocation.sandbox.parts;
 import io.colocation.api.concurrent.Daemons;
 
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.qos.agent.QoSOptions;
 import java.io.IOException;
@@ -57,7 +58,7 @@ public final class HostBestEffortTier implements AutoCloseable {
         if (Files.exists(hierarchy.resolve("kubepods"))) {
             return new Result(null, "a kubelet's kubepods cgroup is on this host and is not touched");
         }
-        CgroupWriter writer = new CgroupWriter(layout, Clock.systemUTC(), 16);
+        CgroupWriter writer = new CgroupFileWriter(layout, Clock.systemUTC(), 16);
         try {
             writer.create("kubepods");
             writer.create(layout.qosDir("BestEffort"));

@@ -1,5 +1,6 @@
 package io.colocation.sandbox.parts;
 
+import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.copilot.YarnCopilotAuxService;
 import io.colocation.copilot.api.CopilotApi;
 import io.colocation.localclusters.yarn.MiniYarn;

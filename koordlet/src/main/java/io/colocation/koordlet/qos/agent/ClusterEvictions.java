@@ -1,7 +1,7 @@
 package io.colocation.koordlet.qos.agent;
 
 import io.colocation.koordlet.qos.Victim;
-import io.colocation.koordlet.yarn.CopilotClient;
+import io.colocation.koordlet.yarn.YarnContainers;
 import io.colocation.kube.client.NodeAnnotationPatch;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.model.node.YarnRelease;
@@ -25,22 +25,22 @@ public final class ClusterEvictions implements EvictionExecutor {
 
     private final KubernetesClient client;
     private final EventRecorder events;
-    private final CopilotClient copilot;
+    private final YarnContainers yarn;
     private final String nodeName;
 
-    /** @param copilot null when YARN is not configured */
-    public ClusterEvictions(KubernetesClient client, EventRecorder events, CopilotClient copilot, String nodeName) {
+    /** @param yarn null when YARN is not configured */
+    public ClusterEvictions(KubernetesClient client, EventRecorder events, YarnContainers yarn, String nodeName) {
         this.client = client;
         this.events = events;
-        this.copilot = copilot;
+        this.yarn = yarn;
         this.nodeName = nodeName;
     }
 
     @Override
     public Optional<String> evict(Victim victim, String area, String strategy, String reason) {
         if (victim.kind() == Victim.Kind.YarnContainer) {
-            return copilot == null ? Optional.of("no copilot configured (yarn.copilotUrl)")
-                    : copilot.killContainer(victim.name(), "koordlet " + strategy + ": " + reason);
+            return yarn == null ? Optional.of("no copilot configured (yarn.copilotUrl)")
+                    : yarn.kill(victim.name(), "koordlet " + strategy + ": " + reason);
         }
         Pod pod = client.pods().inNamespace(victim.namespace()).withName(victim.name()).get();
         if (pod == null) {

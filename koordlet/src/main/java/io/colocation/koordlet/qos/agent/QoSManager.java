@@ -5,9 +5,7 @@ import io.colocation.api.lifecycle.Lifecycle;
 import io.colocation.api.concurrent.Daemons;
 
 import io.colocation.api.log.DistinctWarnings;
-import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupWriter;
-import io.colocation.koordlet.collect.CpuTopologyReader;
 import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
@@ -22,8 +20,6 @@ import io.colocation.koordlet.qos.memory.BeMemoryHigh;
 import io.colocation.model.node.NodeAnnotations;
 import io.colocation.model.node.YarnRelease;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,7 +87,7 @@ public final class QoSManager implements AutoCloseable {
     private final CgroupWriter writer;
     private final FeatureGates gates;
     private final QoSOptions options;
-    private final Path sysRoot;
+    private final CpuTopology cpuTopology;
     private final int collectIntervalSeconds;
     private final Clock clock;
     private final String beDir;
@@ -101,6 +97,7 @@ public final class QoSManager implements AutoCloseable {
     private final Map<Victim, Instant> evicted = new HashMap<>();
     private final Map<String, Long> evictionCounts = new ConcurrentHashMap<>();
     private final BeCpuWindow beCpu = new BeCpuWindow();
+    private final PodStateCache podStates = new PodStateCache();
     /** The last eviction per area, for its cool-down. */
     private final Map<EvictionStrategy.Area, Instant> lastEviction = new EnumMap<>(EvictionStrategy.Area.class);
     /** Since when the host's memory pressure stall has been at or above the threshold; null when it is not. */
@@ -111,9 +108,18 @@ public final class QoSManager implements AutoCloseable {
     private volatile Round last;
     private final Lifecycle lifecycle = new Lifecycle("QoS manager");
 
-    /** @param evictions carries out the evictions the strategies decide */
+    /** The host's logical CPUs: read from {@code /sys} on a real host, given by a simulated one. */
+    @FunctionalInterface
+    public interface CpuTopology {
+        List<Processor> read() throws IOException;
+    }
+
+    /**
+     * @param evictions   carries out the evictions the strategies decide
+     * @param cpuTopology the host's CPUs, read again every minute
+     */
     public QoSManager(AgentState agent, CgroupWriter writer, FeatureGates gates, QoSOptions options, EvictionExecutor evictions,
-            Path sysRoot, int collectIntervalSeconds, Clock clock) {
+            CpuTopology cpuTopology, int collectIntervalSeconds, Clock clock) {
         this.evictions = evictions;
         for (EvictionStrategy.Area area : EvictionStrategy.Area.values()) {
             // Koordinator's CPU evictor cools down from its start
@@ -123,7 +129,7 @@ public final class QoSManager implements AutoCloseable {
         this.writer = writer;
         this.gates = gates;
         this.options = options;
-        this.sysRoot = sysRoot;
+        this.cpuTopology = cpuTopology;
         this.collectIntervalSeconds = collectIntervalSeconds;
         this.clock = clock;
         this.beDir = writer.layout().qosDir("BestEffort");
@@ -151,7 +157,7 @@ public final class QoSManager implements AutoCloseable {
     public Optional<Round> runOnce() {
         Instant now = clock.instant();
         refreshTopology(now);
-        boolean beExists = Files.isDirectory(writer.layout().file(beDir, CgroupLayout.Interface.CPUSET_CPUS).getParent());
+        boolean beExists = writer.exists(beDir);
         if (!beExists) {
             warnings.warn("koordlet QoS", "no BE cgroup " + beDir + " on this host (no kubelet?): decisions are computed,"
                     + " nothing is written");
@@ -160,7 +166,7 @@ public final class QoSManager implements AutoCloseable {
         long quota = writer.get(beDir, CgroupWriter.Knob.CPU_QUOTA).map(Long::parseLong).orElse(BestEffortState.UNSET_QUOTA);
         List<String> problems = new ArrayList<>();
         Optional<NodeSnapshot> snapshot = SnapshotAssembler.assemble(agent, gates, topology,
-                new BestEffortState(cpuset, quota, BestEffortState.DEFAULT_PERIOD, null, null), collectIntervalSeconds, problems);
+                new BestEffortState(cpuset, quota, BestEffortState.DEFAULT_PERIOD, null, null), collectIntervalSeconds, podStates, problems);
         problems.forEach(p -> warnings.warn("koordlet QoS input", p));
         if (snapshot.isEmpty()) {
             return Optional.empty();
@@ -284,10 +290,10 @@ public final class QoSManager implements AutoCloseable {
             return;
         }
         try {
-            topology = CpuTopologyReader.read(sysRoot);
+            topology = cpuTopology.read();
             topologyRead = now;
         } catch (IOException | RuntimeException e) {
-            warnings.warn("koordlet QoS topology", "cannot read the CPU topology under " + sysRoot + ": " + e.getMessage());
+            warnings.warn("koordlet QoS topology", "cannot read the CPU topology: " + e.getMessage());
         }
     }
 

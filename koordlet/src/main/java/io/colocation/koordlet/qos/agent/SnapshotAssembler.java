@@ -33,7 +33,7 @@ final class SnapshotAssembler {
 
     /** Empty until the Node and a first sample are there; what cannot be read is added to {@code problems}. */
     static Optional<NodeSnapshot> assemble(AgentState agent, FeatureGates gates, List<Processor> topology, BestEffortState be,
-            int collectIntervalSeconds, List<String> problems) {
+            int collectIntervalSeconds, PodStateCache podStates, List<String> problems) {
         Optional<Node> node = agent.node();
         HostSample sample = agent.lastSample();
         if (node.isEmpty() || sample == null) {
@@ -43,11 +43,14 @@ final class SnapshotAssembler {
             String where = "Node " + node.get().getMetadata().getName() + ": ";
             NodeFacts facts = NodeFacts.of(node.get(), where, problems);
             List<PodState> pods = new ArrayList<>();
+            java.util.Set<String> uids = new java.util.HashSet<>();
             for (Pod p : agent.pods()) {
+                uids.add(p.getMetadata().getUid());
                 Usage u = sample.pods().get(p.getMetadata().getUid());
-                pods.add(PodStates.of(p, cpuMilli(u), memory(u), "Pod " + p.getMetadata().getNamespace() + "/"
+                pods.add(podStates.of(p, cpuMilli(u), memory(u), "Pod " + p.getMetadata().getNamespace() + "/"
                         + p.getMetadata().getName() + ": ", problems));
             }
+            podStates.retain(uids);
             ResourceThresholds thresholds = null;
             List<HostApplication> apps = new ArrayList<>();
             Optional<NodeSLO> slo = agent.nodeSlo();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.collect.KernelBurner;
 import io.colocation.koordlet.qos.BestEffortState;
@@ -64,7 +65,7 @@ class BeReactionBenchmark {
         layout = CgroupLayout.detect(ROOT, "auto", "cgroupfs");
         Path probe = layout.version() == CgroupLayout.Version.V2 ? ROOT : ROOT.resolve("cpu");
         assumeTrue(Files.isWritable(probe), "needs root and a writable cgroup mount at " + ROOT);
-        writer = new CgroupWriter(layout, Clock.systemUTC(), 1000);
+        writer = new CgroupFileWriter(layout, Clock.systemUTC(), 1000);
         String root = "colocation-bench-" + UUID.randomUUID().toString().substring(0, 8);
         String be = root + "/besteffort";
         String online = root + "/online";

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.koordlet.collect.CollectTargets;
@@ -70,7 +71,7 @@ class BeTierKernelTest {
         assumeTrue(Files.isWritable(probe), "needs root and a writable cgroup mount at " + ROOT);
         assumeTrue(layout.version() == CgroupLayout.Version.V1 || Files.readString(ROOT.resolve("cgroup.subtree_control")).contains("cpu"),
                 "cgroup v2 without the cpu controller enabled at the root");
-        writer = new CgroupWriter(layout, Clock.systemUTC(), 16);
+        writer = new CgroupFileWriter(layout, Clock.systemUTC(), 16);
         String parent = "colocation-qos-test-" + UUID.randomUUID().toString().substring(0, 8);
         String be = parent + "/besteffort";
         writer.create(parent);
@@ -123,7 +124,7 @@ class BeTierKernelTest {
         Path probe = layout.version() == CgroupLayout.Version.V2 ? ROOT : ROOT.resolve("memory");
         assumeTrue(Files.isWritable(probe), "needs root and a writable cgroup mount at " + ROOT);
         assumeTrue(Files.notExists(probe.resolve("kubepods")), "a kubelet's kubepods cgroup is on this host: not touched");
-        writer = new CgroupWriter(layout, Clock.systemUTC(), 16);
+        writer = new CgroupFileWriter(layout, Clock.systemUTC(), 16);
         String be = layout.qosDir("BestEffort");
         for (String dir : List.of("kubepods", be)) {
             writer.create(dir);
@@ -170,7 +171,7 @@ class BeTierKernelTest {
             }
         };
         QoSManager qos = new QoSManager(agent, writer, FeatureGates.parse("BECPUSuppress=false,BEMemoryEvict=true"), QoSOptions.defaults(),
-                executor, Path.of("/sys/devices/system/cpu"), 1, Clock.systemUTC());
+                executor, List::of, 1, Clock.systemUTC());
         QoSManager.Round round = qos.runOnce().orElseThrow();
         assertTrue(sample.pods().get(pods.get(0).getMetadata().getUid()).memoryBytes() >= 240 * MI, "the big hog's 240 MiB are measured");
         assertEquals(List.of("pod batch/hog-big BEMemoryEvict"), evicted, round.memoryEvict().explain().toString());

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.collect.CollectTargets;
+import io.colocation.koordlet.collect.CpuTopologyReader;
 import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.qos.FeatureGates;
@@ -109,7 +111,7 @@ class QoSManagerTest {
                 "u-spark", new Usage(0.5, 1L << 30)), Map.of(), Map.of(), yarnUsage, new Usage(0, 0), pressure);
         AgentState agent = new StubAgentState(() -> node, () -> List.of(online, batch), slo, () -> sample, () -> Optional.of(yarn));
         CgroupLayout layout = new CgroupLayout(cgroup, version, CgroupLayout.Driver.CGROUPFS);
-        return new QoSManager(agent, new CgroupWriter(layout, clock, 50), gates, options, evictions, dir.resolve("sys"), 1, clock);
+        return new QoSManager(agent, new CgroupFileWriter(layout, clock, 50), gates, options, evictions, () -> CpuTopologyReader.read(dir.resolve("sys")), 1, clock);
     }
 
     /** 8000m × 65 % = 5200 − LS 2000 − system max(3000 − 2500, 0) = 2700m → quota 270000 µs. */

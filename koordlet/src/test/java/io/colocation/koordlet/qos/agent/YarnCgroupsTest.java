@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.collect.CollectTargets.YarnTarget;
 import io.colocation.koordlet.yarn.HostProcesses;
@@ -28,7 +29,7 @@ class YarnCgroupsTest {
         Path cgroup = root.resolve("cgroup");
         Files.createDirectories(cgroup.resolve("system.slice/sshd.service"));
         Files.writeString(cgroup.resolve("cgroup.controllers"), "cpuset cpu memory\n");
-        CgroupWriter writer = new CgroupWriter(new CgroupLayout(cgroup, CgroupLayout.Version.V2, CgroupLayout.Driver.CGROUPFS),
+        CgroupWriter writer = new CgroupFileWriter(new CgroupLayout(cgroup, CgroupLayout.Version.V2, CgroupLayout.Driver.CGROUPFS),
                 Clock.systemUTC(), 100);
         String parent = "kubepods/besteffort/hadoop-yarn";
         YarnCgroups yarn = new YarnCgroups(writer, parent, pid -> pid == 4242);
@@ -55,7 +56,7 @@ class YarnCgroupsTest {
         Path root = Path.of("/sys/fs/cgroup");
         assumeTrue("root".equals(System.getProperty("user.name")) && Files.isWritable(root.resolve("cpu")),
                 "needs root and writable cgroup v1 hierarchies");
-        CgroupWriter writer = new CgroupWriter(CgroupLayout.detect(root, "auto", "auto"), Clock.systemUTC(), 100);
+        CgroupWriter writer = new CgroupFileWriter(CgroupLayout.detect(root, "auto", "auto"), Clock.systemUTC(), 100);
         String base = "colocation-yarn-test-" + ProcessHandle.current().pid();
         String parent = base + "/hadoop-yarn";
         HostProcesses proc = new HostProcesses(Path.of("/proc"));
