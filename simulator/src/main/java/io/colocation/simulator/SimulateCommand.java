@@ -1,0 +1,162 @@
+package io.colocation.simulator;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.localclusters.process.PartFailedException;
+import io.colocation.simulator.measure.RunReport;
+import io.colocation.simulator.trace.LoadTrace;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code colocation simulate}: exit 0 when the run finished and its report was written, 1 when an input could not be
+ * used (a trace that cannot be read) or a part did not start, 2 for wrong usage. Ctrl-C stops every part.
+ */
+public final class SimulateCommand {
+    static final String HELP = SimulateOptions.USAGE_LINE + """
+
+
+            Runs the real control plane (etcd + kube-apiserver, ZooKeeper, the broker, the k8s-scheduler, the YARN
+            ResourceManager with its CapacityScheduler and the colocation plugin) over simulated hosts, each driven by the
+            koordlet's own code, through a day of load compressed SPEED times, and reports what colocation bought.
+
+              --nodes N            simulated hosts of 32 cores / 128 GiB (default 100; the standard comparison: 1000)
+              --trace T            alibaba2018 (default), azure2019 (both ship with the distribution, CC BY 4.0), or a CSV
+                                   file with a header row
+              --trace-column NAME  the CSV column that holds the load (default: the named trace's CPU column, or a file's
+                                   first numeric column)
+              --trace-step S       seconds between the CSV's rows (default 300)
+              --hours H            simulated hours (default 24)
+              --speed X            how much faster than real time (default 60: a day in 24 minutes)
+              --online-mean P      the cluster's online CPU mean, percent of capacity (default 20)
+              --policy P           partitioned (default), shared (Koordinator's), or off (online only: the baseline)
+              --seed S             the seed of the hosts' curves and the work (default 1)
+              --report DIR         also write summary.json, report.txt, samples.csv and cpu.svg into DIR (it must exist)
+              --quiet              no progress line
+
+            Exit codes: 0 done, 1 an input that cannot be used or a part that failed, 2 usage.
+            """;
+
+    static final String HOSTS_FILE_PROPERTY = "jdk.net.hosts.file";
+
+    /** Held: java.util.logging keeps loggers weakly, and a collected logger forgets its level. */
+    private static final List<java.util.logging.Logger> QUIET = List.of(java.util.logging.Logger.getLogger(""),
+            java.util.logging.Logger.getLogger("org.apache.hadoop.shaded.com.sun.jersey"),
+            java.util.logging.Logger.getLogger("org.apache.hadoop.shaded.com.google.inject"));
+
+    private SimulateCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * This JVM resolves host names from a file of its own: the ResourceManager looks up every NodeManager's host at each
+     * heartbeat and container token, and a thousand simulated hosts that no DNS knows would each cost a lookup that
+     * fails (or times out) again and again. The file names this machine, {@code localhost} and every simulated host, all
+     * on loopback; it is read when the JVM first resolves a name, so this runs before anything touches the network.
+     */
+    static void resolveHostsLocally(int nodes) throws IOException {
+        if (System.getProperty(HOSTS_FILE_PROPERTY) != null) {
+            return;
+        }
+        StringBuilder b = new StringBuilder("127.0.0.1 localhost\n::1 localhost ip6-localhost\n");
+        try {
+            String self = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+            if (!self.isEmpty()) {
+                b.append("127.0.0.1 ").append(self).append('\n');
+            }
+        } catch (IOException e) {
+            // no kernel host name to add: the JVM then knows this machine as localhost only
+        }
+        for (int i = 1; i <= nodes; i++) {
+            b.append("127.0.0.1 ").append(Simulation.nodeName(i - 1)).append('\n');
+        }
+        Path file = Files.createTempFile("colocation-simulate-hosts-", "");
+        file.toFile().deleteOnExit();
+        Files.writeString(file, b.toString());
+        System.setProperty(HOSTS_FILE_PROPERTY, file.toString());
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+            out.print(HELP);
+            return 0;
+        }
+        SimulateOptions options;
+        try {
+            options = SimulateOptions.parse(args);
+        } catch (SimulateOptions.Usage e) {
+            err.println("colocation simulate: " + e.getMessage());
+            err.println(SimulateOptions.USAGE_LINE);
+            return 2;
+        }
+        try {
+            // before anything starts: a trace that cannot be read is one line, nothing started
+            LoadTrace.load(options.trace(), options.traceColumn(), options.traceStepSeconds());
+        } catch (InvalidInputException e) {
+            err.println("colocation simulate: " + e.getMessage());
+            return 1;
+        }
+        try {
+            resolveHostsLocally(options.nodes());
+        } catch (IOException e) {
+            err.println("colocation simulate: cannot write the simulated hosts' names: " + e.getMessage());
+            return 1;
+        }
+        Path home = Path.of(System.getProperty("colocation.home", System.getenv().getOrDefault("COLOCATION_HOME", ".")));
+        if (!Files.isExecutable(home.resolve("bin/colocation"))) {
+            err.println("colocation simulate: no bin/colocation under " + home.toAbsolutePath() + " (run it from the distribution)");
+            return 2;
+        }
+        java.util.logging.LogManager.getLogManager().reset();
+        for (java.util.logging.Logger l : QUIET) {
+            l.setLevel(java.util.logging.Level.SEVERE);
+        }
+        Path work;
+        try {
+            work = Files.createTempDirectory("colocation-simulate-");
+            System.setProperty("colocation.simulate.logs", Files.createDirectories(work.resolve("logs")).toString());
+        } catch (IOException e) {
+            err.println("colocation simulate: cannot create a work directory: " + e.getMessage());
+            return 1;
+        }
+        Simulation simulation = new Simulation(options, home, work, out);
+        Thread hook = new Thread(() -> {
+            out.println("\nstopping every part");
+            simulation.close();
+        }, "simulate-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            RunReport report = simulation.run();
+            out.println();
+            out.print(report.table());
+            if (options.report() != null) {
+                report.write(options.report());
+                out.println("report: " + options.report().resolve("summary.json") + ", " + options.report().resolve("cpu.svg"));
+            }
+            return 0;
+        } catch (PartFailedException | InvalidInputException e) {
+            simulation.keepLogs();
+            err.println("colocation simulate: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        } catch (Exception e) {
+            simulation.keepLogs();
+            err.println("colocation simulate: " + e + " (logs kept in " + work.resolve("logs") + ")");
+            return 1;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+                simulation.close();
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is already stopping everything
+            }
+        }
+    }
+}

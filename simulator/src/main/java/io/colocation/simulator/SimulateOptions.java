@@ -1,0 +1,141 @@
+package io.colocation.simulator;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** What {@code colocation simulate} was asked for; {@link #parse} refuses what makes no sense with one line. */
+public record SimulateOptions(int nodes, String trace, String traceColumn, double traceStepSeconds, double hours, double speed,
+        double onlineMeanPercent, Policy policy, long seed, Path report, boolean quiet) {
+
+    public enum Policy {
+        PARTITIONED("partitioned"), SHARED("shared"), OFF("off");
+
+        final String name;
+
+        Policy(String name) {
+            this.name = name;
+        }
+
+        public String label() {
+            return name;
+        }
+
+        static Policy of(String s) throws Usage {
+            for (Policy p : values()) {
+                if (p.name.equals(s)) {
+                    return p;
+                }
+            }
+            throw new Usage("--policy must be partitioned, shared or off, not '" + s + "'");
+        }
+    }
+
+    static final int MAX_NODES = 20_000;
+    static final double MAX_SPEED = 1000;
+
+    public static final String USAGE_LINE = "usage: colocation simulate [--nodes N] [--trace alibaba2018|azure2019|FILE.csv] "
+            + "[--trace-column NAME] [--trace-step SECONDS] [--hours H] [--speed X] [--online-mean PERCENT] "
+            + "[--policy partitioned|shared|off] [--seed S] [--report DIR] [--quiet]";
+
+    /** Wrong usage, said in one line. */
+    public static final class Usage extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public Usage(String message) {
+            super(message);
+        }
+    }
+
+    public static SimulateOptions defaults() {
+        return new SimulateOptions(100, "alibaba2018", null, 300, 24, 60, 20, Policy.PARTITIONED, 1, null, false);
+    }
+
+    public static SimulateOptions parse(String[] args) throws Usage {
+        SimulateOptions d = defaults();
+        int nodes = d.nodes;
+        String trace = d.trace;
+        String column = null;
+        double step = d.traceStepSeconds;
+        double hours = d.hours;
+        double speed = d.speed;
+        double online = d.onlineMeanPercent;
+        Policy policy = d.policy;
+        long seed = d.seed;
+        Path report = null;
+        boolean quiet = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String value = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                value = a.substring(eq + 1);
+                a = a.substring(0, eq);
+            }
+            if (a.equals("--quiet")) {
+                quiet = true;
+                continue;
+            }
+            if (!List.of("--nodes", "--trace", "--trace-column", "--trace-step", "--hours", "--speed", "--online-mean", "--policy", "--seed",
+                    "--report").contains(a)) {
+                throw new Usage("unknown argument '" + args[i] + "'");
+            }
+            if (value == null) {
+                if (i + 1 >= args.length) {
+                    throw new Usage(a + " needs a value");
+                }
+                value = args[++i];
+            }
+            switch (a) {
+                case "--nodes" -> nodes = (int) integer(a, value, 1, MAX_NODES);
+                case "--trace" -> trace = value;
+                case "--trace-column" -> column = value;
+                case "--trace-step" -> step = number(a, value, 1, 86_400);
+                case "--hours" -> hours = number(a, value, 0.01, 24 * 31);
+                case "--speed" -> speed = number(a, value, 1, MAX_SPEED);
+                case "--online-mean" -> online = number(a, value, 1, 90);
+                case "--policy" -> policy = Policy.of(value);
+                case "--seed" -> seed = integer(a, value, Long.MIN_VALUE, Long.MAX_VALUE);
+                default -> {
+                    Path dir = Path.of(value);
+                    if (!Files.isDirectory(dir)) {
+                        throw new Usage("--report: " + value + " is not a directory (make it first)");
+                    }
+                    if (!Files.isWritable(dir)) {
+                        throw new Usage("--report: " + value + " is not writable");
+                    }
+                    report = dir;
+                }
+            }
+        }
+        return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, report, quiet);
+    }
+
+    private static long integer(String flag, String value, long min, long max) throws Usage {
+        try {
+            long v = Long.parseLong(value.trim());
+            if (v < min || v > max) {
+                throw new Usage(flag + " must be " + min + " to " + max + ", not " + value);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new Usage(flag + " must be a whole number, not '" + value + "'");
+        }
+    }
+
+    private static double number(String flag, String value, double min, double max) throws Usage {
+        try {
+            double v = Double.parseDouble(value.trim());
+            if (!(v >= min && v <= max)) {
+                throw new Usage(flag + " must be " + trim(min) + " to " + trim(max) + ", not " + value);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new Usage(flag + " must be a number, not '" + value + "'");
+        }
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

@@ -1,0 +1,433 @@
+package io.colocation.simulator;
+
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.api.concurrent.Daemons;
+import io.colocation.api.time.ScaledClock;
+import io.colocation.koordlet.config.KoordletConfig;
+import io.colocation.kube.client.EventRecorder;
+import io.colocation.localclusters.kube.KubeApiServer;
+import io.colocation.localclusters.process.PartFailedException;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
+import io.colocation.simulator.host.HostAgent;
+import io.colocation.simulator.host.HostStepper;
+import io.colocation.simulator.host.SimulatedCgroups;
+import io.colocation.simulator.host.SimulatedHost;
+import io.colocation.simulator.kube.SharedWatches;
+import io.colocation.simulator.kube.SimulatedKubelets;
+import io.colocation.simulator.measure.ClusterSampler;
+import io.colocation.simulator.measure.ProcessMonitor;
+import io.colocation.simulator.measure.PublishLag;
+import io.colocation.simulator.measure.RunReport;
+import io.colocation.simulator.parts.ClusterObjects;
+import io.colocation.simulator.parts.ControlPlane;
+import io.colocation.simulator.trace.LoadTrace;
+import io.colocation.simulator.trace.NodeLoadCurves;
+import io.colocation.simulator.workload.BatchWorkload;
+import io.colocation.simulator.workload.OnlineWorkload;
+import io.colocation.simulator.workload.WorkloadModel;
+import io.colocation.simulator.yarn.SimulatedYarn;
+import io.colocation.simulator.yarn.SimulatedYarnConfiguration;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of {@code colocation simulate}: the real control plane (etcd + kube-apiserver, ZooKeeper, the broker and the
+ * k8s-scheduler as their own processes, the ResourceManager with its real scheduler and the plugin) over simulated
+ * hosts each driven by the koordlet's own code, through a day of a trace compressed {@code speed} times; then the report.
+ * Every part is stopped in reverse order, whatever happens; the work directory (logs) is removed unless a part failed.
+ */
+public final class Simulation implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Simulation.class);
+    public static final int NODE_CORES = 32;
+    public static final long NODE_MEMORY = 128L << 30;
+    static final double SYSTEM_CORES = 0.5;
+    static final long SYSTEM_MEMORY = 2L << 30;
+    /** Simulated seconds between two steps of every host (its koordlet's collect and QoS round). */
+    public static final int STEP_SECONDS = 10;
+    /** Simulated seconds between two samples of the cluster. */
+    public static final int SAMPLE_SECONDS = 60;
+    /** Simulated seconds between two top-ups of the batch backlog. */
+    static final int CONTROL_SECONDS = 30;
+    static final Duration NODE_HEARTBEAT = Duration.ofMillis(1000);
+    static final Duration AM_HEARTBEAT = Duration.ofMillis(1000);
+    /** How long the loop may take to run on every node before the day starts (wall time). */
+    static final Duration WARM_UP_LIMIT = Duration.ofMinutes(10);
+
+    private final SimulateOptions options;
+    private final Path home;
+    private final Path work;
+    private final PrintStream out;
+    private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+    private boolean keepWork;
+
+    public Simulation(SimulateOptions options, Path home, Path work, PrintStream out) {
+        this.options = options;
+        this.home = home;
+        this.work = work;
+        this.out = out;
+    }
+
+    /** The name of the {@code index}-th simulated node (from 0): {@code sim-node-00001} onwards. */
+    static String nodeName(int index) {
+        return String.format("sim-node-%05d", index + 1);
+    }
+
+    /** The backlog of Kubernetes batch pods waiting to be scheduled that the workload keeps. */
+    static int kubernetesBacklog(int nodes) {
+        return Math.max(20, nodes / 4);
+    }
+
+    /** The backlog of YARN tasks waiting for a container that the workload keeps. */
+    static int yarnBacklog(int nodes) {
+        return Math.max(40, nodes / 2);
+    }
+
+    public RunReport run() throws Exception {
+        long wallStart = System.nanoTime();
+        boolean colocation = options.policy() != SimulateOptions.Policy.OFF;
+        LoadTrace trace = LoadTrace.load(options.trace(), options.traceColumn(), options.traceStepSeconds());
+        double seconds = options.hours() * 3600;
+        NodeLoadCurves curves = new NodeLoadCurves(trace, options.nodes(), seconds, options.onlineMeanPercent() / 100, options.seed());
+        ScaledClock clock = new ScaledClock(System.currentTimeMillis(), options.speed(), java.time.Clock.systemUTC());
+        // The plugin inside this JVM's ResourceManager reads the scaled clock from these, as the other parts do.
+        System.setProperty(ScaledClock.SPEED_PROPERTY, Double.toString(clock.speed()));
+        System.setProperty(ScaledClock.ORIGIN_PROPERTY, Long.toString(clock.originMillis()));
+        Progress progress = new Progress(out, options.quiet());
+        progress.say("colocation simulate: " + options.nodes() + " nodes of " + NODE_CORES + " cores, " + trace.name() + " ("
+                + trace.column() + "), " + fmt(options.hours()) + " simulated hours at " + fmt(options.speed()) + "x, online mean "
+                + fmt(options.onlineMeanPercent()) + " %, policy " + options.policy().label() + ", seed " + options.seed());
+        try {
+            LocalZooKeeper zk = new LocalZooKeeper();
+            parts.push(zk);
+            KubeApiServer api;
+            try {
+                api = KubeApiServer.start(work.resolve("kube"));
+            } catch (Exception e) {
+                throw new PartFailedException("etcd + kube-apiserver", String.valueOf(e.getMessage()), work.resolve("kube"));
+            }
+            parts.push(api);
+            Config config = api.clientConfig();
+            config.setMaxConcurrentRequests(256);
+            config.setMaxConcurrentRequestsPerHost(256);
+            config.setRequestTimeout(60_000);
+            KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+            parts.push(client);
+            progress.say("etcd + kube-apiserver at " + api.url() + "; ZooKeeper at " + zk.connectString());
+            ClusterObjects.apply(client, home.resolve("conf"), List.of(OnlineWorkload.NAMESPACE, BatchWorkload.NAMESPACE, "koordinator-system"));
+
+            Map<String, SimulatedHost> hosts = new LinkedHashMap<>();
+            List<HostAgent> agents = new ArrayList<>();
+            SimulatedYarn[] yarnRef = new SimulatedYarn[1];
+            SimulatedKubelets[] kubeletsRef = new SimulatedKubelets[1];
+            long dayStart = clock.millis();
+            SimulatedHost.Listener ended = (host, task, how) -> {
+                if (task.side() == io.colocation.simulator.host.BatchTask.Side.KUBERNETES) {
+                    kubeletsRef[0].ended(task, how);
+                } else if (yarnRef[0] != null) {
+                    yarnRef[0].ended(host, task, how);
+                }
+            };
+            for (int i = 0; i < options.nodes(); i++) {
+                String name = nodeName(i);
+                hosts.put(name, new SimulatedHost(i, name, NODE_CORES, NODE_MEMORY, SYSTEM_CORES, SYSTEM_MEMORY, curves, dayStart,
+                        new SimulatedCgroups(clock), ended));
+            }
+            BatchWorkload[] workloadRef = new BatchWorkload[1];
+            SimulatedKubelets kubelets = new SimulatedKubelets(client, hosts, clock, (pod, task, oom) -> {
+                if (workloadRef[0] != null) {
+                    workloadRef[0].stopped(pod, task, oom);
+                }
+            });
+            kubeletsRef[0] = kubelets;
+            parts.push(kubelets);
+            kubelets.register(NODE_CORES, NODE_MEMORY, 110);
+            SharedWatches watches = new SharedWatches(client);
+            watches.onPod(kubelets::changed);
+            watches.start(Duration.ofMinutes(2));
+            parts.push(watches);
+            ExecutorService pool = Executors.newFixedThreadPool(8, Daemons.named("simulate-setup"));
+            try {
+                OnlineWorkload.create(client, List.copyOf(hosts.values()), curves, options.seed(), pool);
+            } finally {
+                pool.shutdownNow();
+            }
+            progress.say(options.nodes() + " nodes registered, " + options.nodes() * WorkloadModel.ONLINE_PODS_PER_NODE
+                    + " online pods (koord-prod, requests " + WorkloadModel.ONLINE_REQUEST_FACTOR + "x their mean use)");
+
+            SimulatedYarn yarn = null;
+            if (colocation) {
+                yarn = SimulatedYarn.start(SimulatedYarnConfiguration.of(home.resolve("conf"), zk.connectString(), "/colocation"),
+                        hosts.values(), Resource.newInstance(NODE_MEMORY >> 20, NODE_CORES), Resource.newInstance(2048, 1), clock,
+                        NODE_HEARTBEAT, AM_HEARTBEAT);
+                yarnRef[0] = yarn;
+                parts.push(yarn);
+                progress.say("YARN: a ResourceManager (CapacityScheduler + the colocation plugin) and " + options.nodes()
+                        + " simulated NodeManagers");
+            }
+
+            EventRecorder events = new EventRecorder(client, "koordlet");
+            parts.push(events);
+            PublishLag lag = new PublishLag();
+            for (SimulatedHost h : hosts.values()) {
+                HostAgent agent = new HostAgent(h, koordletConfig(h.name()), client, watches.view(h.name()),
+                        yarn == null ? null : yarn.containers(h.name()), events, clock, lag::reported);
+                agent.start();
+                agents.add(agent);
+            }
+            parts.push(() -> agents.forEach(HostAgent::close));
+            watchPublications(client, lag, parts);
+            HostStepper stepper = new HostStepper(agents, clock, STEP_SECONDS * 1000L, 2);
+            ControlPlane control = new ControlPlane();
+            parts.push(control);
+            if (colocation) {
+                control.startBroker(home, work, api.kubeconfig(), zk.connectString(), options.policy().label(), clock, options.nodes());
+                progress.say("broker (conf/broker.yml, policy " + options.policy().label() + ") at " + control.brokerUrl());
+                control.startScheduler(home, work, api.kubeconfig(), clock, options.nodes());
+                progress.say("k8s-scheduler (" + ControlPlane.SCHEDULER_NAME + ", LoadAwareScheduling as Koordinator ships it)");
+            }
+            stepper.start();
+            parts.push(stepper);
+
+            ProcessMonitor monitor = new ProcessMonitor(Path.of("/proc"));
+            List<Long> apiPids = api.processIds();
+            monitor.watch("etcd", apiPids.get(0));
+            monitor.watch("kube-apiserver", apiPids.get(apiPids.size() - 1));
+            control.pids().forEach(monitor::watch);
+            monitor.watch("simulator (ResourceManager, " + options.nodes() + " hosts)", ProcessHandle.current().pid());
+
+            WorkloadModel model = new WorkloadModel(options.seed());
+            BatchWorkload workload = colocation ? new BatchWorkload(client, clock, model, yarn, ControlPlane.SCHEDULER_NAME,
+                    kubernetesBacklog(options.nodes()), yarnBacklog(options.nodes())) : null;
+            if (workload != null) {
+                workloadRef[0] = workload;
+                watches.onPod(workload::changed);
+                parts.push(workload);
+            }
+            ClusterSampler sampler = new ClusterSampler(agents, watches, yarn, workload == null ? () -> 0 : workload::waitingCores,
+                    node -> control.get(true, "/api/v1/nodes/" + node));
+            if (colocation) {
+                warmUp(agents, watches, yarn, control, progress);
+            }
+            // the day starts now: every host's curve from its beginning, the first sample measures from here
+            long from = clock.millis();
+            agents.forEach(a -> a.host().startDay(from));
+            long end = from + Math.round(seconds * 1000);
+            monitor.begin();
+            long monitorNanos = System.nanoTime();
+            long nextSample = from + SAMPLE_SECONDS * 1000L;
+            long nextControl = from;
+            long nanosAtFrom = System.nanoTime();
+            while (true) {
+                long now = clock.millis();
+                if (now >= nextControl && workload != null) {
+                    workload.topUp();
+                    nextControl = now + CONTROL_SECONDS * 1000L;
+                }
+                if (now >= nextSample) {
+                    sampler.sample(now);
+                    // a sample measures everything since the last one: after a stall the next one comes a full interval on
+                    nextSample = Math.max(nextSample + SAMPLE_SECONDS * 1000L, now + SAMPLE_SECONDS * 1000L / 2);
+                    progress.progress(now - from, end - from, sampler, workload, yarn, stepper);
+                }
+                if (System.nanoTime() - monitorNanos > 5_000_000_000L) {
+                    monitor.sample();
+                    monitorNanos = System.nanoTime();
+                    List<String> dead = control.dead();
+                    if (!dead.isEmpty()) {
+                        throw new PartFailedException(String.join(", ", dead), "exited during the run", work.resolve("logs"));
+                    }
+                }
+                if (now >= end) {
+                    break;
+                }
+                Thread.sleep(Math.max(1, clock.real(Math.min(1000, end - now))));
+            }
+            monitor.end();
+            progress.done();
+            double wall = (System.nanoTime() - wallStart) / 1e9;
+            return RunReport.of(options, trace, clock, sampler, workload, yarn, agents, lag, monitor.figures(), stepper,
+                    control.get(false, "/metrics"), wall, (System.nanoTime() - nanosAtFrom) / 1e9, kubelets);
+        } catch (PartFailedException e) {
+            keepWork = true;
+            throw e;
+        }
+    }
+
+    /**
+     * Waits until the loop runs on every node: its koordlet reported, the broker published its Batch, and YARN applied a
+     * first grant (a NodeManager runs on its own totals until then). What a real cluster does once, when colocation is
+     * turned on, is not part of the measured day.
+     */
+    private void warmUp(List<HostAgent> agents, SharedWatches watches, SimulatedYarn yarn, ControlPlane control, Progress progress)
+            throws Exception {
+        long deadline = System.nanoTime() + WARM_UP_LIMIT.toNanos();
+        while (true) {
+            int waiting = 0;
+            for (HostAgent a : agents) {
+                String node = a.host().name();
+                Node n = watches.node(node).orElse(null);
+                boolean published = ClusterSampler.originOf(n) >= 0;
+                boolean granted = yarn == null || yarn.figures(node).capacityMilli() < NODE_CORES * 1000L;
+                if (!published || !granted) {
+                    waiting++;
+                }
+            }
+            if (waiting == 0) {
+                progress.say("every node has Batch published and YARN's first grant applied: the day starts");
+                return;
+            }
+            if (!control.dead().isEmpty()) {
+                throw new PartFailedException(String.join(", ", control.dead()), "exited while starting", work.resolve("logs"));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new PartFailedException("the colocation loop", waiting + " of " + agents.size() + " nodes have no Batch published or no"
+                        + " YARN grant applied after " + WARM_UP_LIMIT.toSeconds() + " s", work.resolve("logs"));
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private KoordletConfig koordletConfig(String node) {
+        KoordletConfig c = new KoordletConfig();
+        c.nodeName = node;
+        c.collect.intervalSeconds = STEP_SECONDS;
+        c.collect.retentionSeconds = 1800;
+        c.collect.containerIntervalSeconds = 0;
+        c.prediction.checkpointDir = "";
+        c.qos.featureGates = "BECPUSuppress=true,BEMemoryEvict=true,BECPUEvict=true";
+        return c;
+    }
+
+    /** The origin annotation of a node changed: its Batch was published. */
+    private static void watchPublications(KubernetesClient client, PublishLag lag, Deque<AutoCloseable> parts) {
+        Map<String, String> last = new ConcurrentHashMap<>();
+        var informer = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                onUpdate(null, node);
+            }
+
+            @Override
+            public void onUpdate(Node old, Node node) {
+                Map<String, String> a = node.getMetadata().getAnnotations();
+                String origin = a == null ? null : a.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
+                if (origin != null && !origin.equals(last.put(node.getMetadata().getName(), origin))) {
+                    lag.published(node.getMetadata().getName());
+                }
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknown) {
+                last.remove(node.getMetadata().getName());
+            }
+        }, 0);
+        parts.push(informer::close);
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    public Path workDirectory() {
+        return work;
+    }
+
+    /** Stops every part, newest first; removes the work directory unless a part failed (its logs are kept). */
+    @Override
+    public void close() {
+        while (!parts.isEmpty()) {
+            try {
+                parts.pop().close();
+            } catch (Exception e) {
+                LOG.warn("stopping a part: {}", e.toString());
+            }
+        }
+        if (keepWork) {
+            out.println("logs kept in " + work.resolve("logs"));
+            return;
+        }
+        try (var walk = Files.walk(work)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            LOG.warn("could not remove {}: {}", work, e.toString());
+        }
+    }
+
+    /** Keeps the work directory (the parts' logs) when the run is closed. */
+    void keepLogs() {
+        keepWork = true;
+    }
+
+    /** The progress line on the console (stderr-like: not part of the report). */
+    static final class Progress {
+        private final PrintStream out;
+        private final boolean quiet;
+        /** On a terminal the line is redrawn; elsewhere (a log, a pipe) a line is printed every tenth of the run. */
+        private final boolean terminal = System.console() != null;
+        private long lastTenth = -1;
+        private boolean drawing;
+
+        Progress(PrintStream out, boolean quiet) {
+            this.out = out;
+            this.quiet = quiet;
+        }
+
+        void say(String line) {
+            if (drawing) {
+                out.print("\r\033[K");
+                drawing = false;
+            }
+            out.println(line);
+        }
+
+        void progress(long done, long total, ClusterSampler sampler, BatchWorkload workload, SimulatedYarn yarn, HostStepper stepper) {
+            if (quiet) {
+                return;
+            }
+            List<ClusterSampler.Sample> s = sampler.samples();
+            ClusterSampler.Sample last = s.isEmpty() ? null : s.get(s.size() - 1);
+            int width = 30;
+            int filled = (int) Math.min(width, width * done / Math.max(1, total));
+            String bar = "#".repeat(filled) + ".".repeat(width - filled);
+            String line = String.format("[%s] %5.1f h of %.1f h | CPU %3.0f %% (online %3.0f %%) | Batch %.0f cores: K8s %.0f, YARN %.0f",
+                    bar, done / 3.6e6, total / 3.6e6, last == null ? 0 : 100 * last.totalCores() / last.capacityCores(),
+                    last == null ? 0 : 100 * (last.online() + last.system()) / last.capacityCores(), last == null ? 0 : last.originCores(),
+                    last == null ? 0 : last.kubernetes(), last == null ? 0 : last.yarn());
+            if (terminal) {
+                out.print("\r\033[K" + line);
+                out.flush();
+                drawing = true;
+            } else if (10 * done / Math.max(1, total) > lastTenth) {
+                lastTenth = 10 * done / Math.max(1, total);
+                out.println(line);
+            }
+        }
+
+        void done() {
+            if (drawing) {
+                out.println();
+                drawing = false;
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package io.colocation.simulator.measure;
+
+import io.colocation.api.KoordinatorKeys;
+import io.colocation.api.ResourceNames;
+import io.colocation.simulator.host.HostAgent;
+import io.colocation.simulator.host.SimulatedHost;
+import io.colocation.simulator.kube.SharedWatches;
+import io.colocation.simulator.yarn.SimulatedYarn;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the whole cluster every sample: what each host's kernel gave whom since the last sample (online pods, the
+ * system, Kubernetes batch pods, YARN containers, and what the BE tier was throttled or online work was short of), the
+ * memory in use, and each node's ledger as the parts enforce it: the Batch the broker published
+ * ({@code node.koordinator.sh/originExtendedAllocatable}), the Kubernetes grant in the node's status, the capacity the
+ * ResourceManager's scheduler applies (YARN's grant), and what each side has allocated. A sample where a node's two
+ * enforced grants together leave the schedulers more room than its published Batch leaves is an overcommit sample
+ * ({@link #overcommit}).
+ */
+public final class ClusterSampler {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The cluster at one sample: cores averaged over the interval, memory now, Batch as published. */
+    public record Sample(long timeMillis, double seconds, double capacityCores, double online, double system, double kubernetes, double yarn,
+            double throttled, double onlineShort, double memoryFraction, double originCores, double kubernetesGrantCores,
+            double yarnGrantCores, double kubernetesAllocatedCores, double yarnAllocatedCores, int overcommitNodes,
+            double kubernetesPendingCores, double yarnPendingCores) {
+        public double totalCores() {
+            return online + system + kubernetes + yarn;
+        }
+    }
+
+    private final List<HostAgent> agents;
+    private final SharedWatches watches;
+    private final SimulatedYarn yarn;
+    private final java.util.function.DoubleSupplier kubernetesPending;
+    private final java.util.function.UnaryOperator<String> brokerView;
+    private final java.util.concurrent.ExecutorService lookups = java.util.concurrent.Executors.newSingleThreadExecutor(
+            io.colocation.api.concurrent.Daemons.named("sampler-lookups"));
+    private final List<Sample> samples = new ArrayList<>();
+    private long nodeSamples;
+    private long overcommitSamples;
+    private double throttledCoreSeconds;
+    private double onlineShortCoreSeconds;
+    private double onlineWantedCoreSeconds;
+    private long longestShortMillis;
+    private long shortEpisodes;
+    private long oomKills;
+    private final List<String> overcommitExamples = new ArrayList<>();
+    /** Nodes whose grants left more room than their Batch at the last sample. */
+    private final java.util.Set<String> overAtLastSample = new java.util.HashSet<>();
+
+    /**
+     * @param yarn              null when the run has no YARN side
+     * @param kubernetesPending the batch-cpu cores of pods waiting to be scheduled
+     * @param brokerView        the broker's ledger of a node (its REST API), kept with the first overcommit examples
+     */
+    public ClusterSampler(List<HostAgent> agents, SharedWatches watches, SimulatedYarn yarn, java.util.function.DoubleSupplier kubernetesPending,
+            java.util.function.UnaryOperator<String> brokerView) {
+        this.agents = agents;
+        this.brokerView = brokerView;
+        this.kubernetesPending = kubernetesPending;
+        this.watches = watches;
+        this.yarn = yarn;
+    }
+
+    /** One sample at simulated {@code nowMillis}. */
+    public synchronized Sample sample(long nowMillis) {
+        double capacity = 0;
+        double seconds = 0;
+        double online = 0;
+        double system = 0;
+        double k8s = 0;
+        double y = 0;
+        double throttled = 0;
+        double shortCs = 0;
+        double memoryUsed = 0;
+        double memory = 0;
+        double origin = 0;
+        double kGrant = 0;
+        double yGrant = 0;
+        double kAllocated = 0;
+        double yAllocated = 0;
+        int overcommit = 0;
+        for (HostAgent a : agents) {
+            SimulatedHost h = a.host();
+            SimulatedHost.Totals t = h.drain();
+            capacity += h.cores();
+            seconds += t.seconds;
+            online += t.online;
+            system += t.system;
+            k8s += t.kubernetes;
+            y += t.yarn;
+            throttled += t.throttled;
+            shortCs += t.onlineShort;
+            onlineWantedCoreSeconds += t.onlineWanted;
+            longestShortMillis = Math.max(longestShortMillis, t.longestShortMillis);
+            shortEpisodes += t.shortEpisodes;
+            oomKills += t.oomKills;
+            long[] mem = h.memoryInUse();
+            memoryUsed += mem[0] + mem[1] + mem[2] + mem[3];
+            memory += h.memory();
+            Node node = watches.node(h.name()).orElse(null);
+            long originMilli = originOf(node);
+            long kGrantMilli = allocatable(node, ResourceNames.BATCH_CPU);
+            SimulatedYarn.NodeFigures f = yarn == null ? new SimulatedYarn.NodeFigures(0, 0, 0, 0) : yarn.figures(h.name());
+            long kAllocatedMilli = kubernetesAllocated(watches.podsOn(h.name()));
+            origin += originMilli / 1000.0;
+            kGrant += kGrantMilli / 1000.0;
+            yGrant += f.capacityMilli() / 1000.0;
+            kAllocated += kAllocatedMilli / 1000.0;
+            yAllocated += f.allocatedMilli() / 1000.0;
+            nodeSamples++;
+            String over = overcommit(originMilli, kGrantMilli, kAllocatedMilli, f.capacityMilli(), f.allocatedMilli());
+            if (over != null && !overAtLastSample.add(h.name())) {
+                overcommit++;
+                overcommitSamples++;
+                if (overcommitExamples.size() < 20) {
+                    String example = h.name() + " at " + java.time.Instant.ofEpochMilli(nowMillis) + ": " + over;
+                    overcommitExamples.add(example);
+                    int at = overcommitExamples.size() - 1;
+                    // the broker's view of the node, fetched aside: the sample does not wait for it
+                    lookups.execute(() -> {
+                        String ledger = brokerView.apply(h.name());
+                        synchronized (this) {
+                            overcommitExamples.set(at, example + "; the broker's ledger: " + ledger);
+                        }
+                    });
+                }
+            } else if (over == null) {
+                overAtLastSample.remove(h.name());
+            }
+        }
+        throttledCoreSeconds += throttled;
+        onlineShortCoreSeconds += shortCs;
+        // each host's counters cover the time since it was last drained; their mean is the interval this sample measures
+        double dt = seconds > 0 ? seconds / agents.size() : 1;
+        Sample s = new Sample(nowMillis, dt, capacity, online / dt, system / dt, k8s / dt, y / dt, throttled / dt, shortCs / dt,
+                memory > 0 ? memoryUsed / memory : 0, origin, kGrant, yGrant, kAllocated, yAllocated, overcommit,
+                kubernetesPending.getAsDouble(), yarn == null ? 0 : yarn.pendingVcores());
+        samples.add(s);
+        return s;
+    }
+
+    /**
+     * Why the node's two enforced grants together leave more room than its Batch does, or null when they do not: the room
+     * a scheduler could still fill is {@code max(grant, allocated) - allocated} on each side; what Batch leaves is
+     * {@code max(0, origin - allocated on both sides)}. A grant held at what its side already uses (origin fell below
+     * use) leaves no room and is no overcommit. The caller counts a node only when this holds at two samples in a
+     * row: the two sides and the origin are three writes, milliseconds apart, that a sample can fall between.
+     */
+    static String overcommit(long origin, long kGrant, long kAllocated, long yGrant, long yAllocated) {
+        if (origin < 0) {
+            return null;
+        }
+        long room = Math.max(0, kGrant - kAllocated) + Math.max(0, yGrant - yAllocated);
+        long left = Math.max(0, origin - kAllocated - yAllocated);
+        return room <= left ? null : "room Kubernetes " + Math.max(0, kGrant - kAllocated) + "m + YARN " + Math.max(0, yGrant - yAllocated)
+                + "m > Batch left " + left + "m (origin " + origin + "m, allocated " + kAllocated + "m + " + yAllocated + "m)";
+    }
+
+    /** The node's published Batch CPU (milli-cores); -1 before the broker published any. */
+    public static long originOf(Node node) {
+        String json = node == null || node.getMetadata().getAnnotations() == null ? null
+                : node.getMetadata().getAnnotations().get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
+        if (json == null) {
+            return -1;
+        }
+        try {
+            JsonNode cpu = JSON.readTree(json).path("resources").path(ResourceNames.BATCH_CPU);
+            return cpu.isMissingNode() ? -1 : Long.parseLong(cpu.asText());
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static long allocatable(Node node, String resource) {
+        if (node == null || node.getStatus() == null || node.getStatus().getAllocatable() == null) {
+            return 0;
+        }
+        Quantity q = node.getStatus().getAllocatable().get(resource);
+        return q == null ? 0 : q.getNumericalAmount().longValue();
+    }
+
+    /** Batch CPU requested by the node's pods that hold it (not finished). */
+    private static long kubernetesAllocated(List<Pod> pods) {
+        long sum = 0;
+        for (Pod p : pods) {
+            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+                continue;
+            }
+            for (var c : p.getSpec().getContainers()) {
+                Map<String, Quantity> r = c.getResources() == null ? null : c.getResources().getRequests();
+                Quantity q = r == null ? null : r.get(ResourceNames.BATCH_CPU);
+                sum += q == null ? 0 : q.getNumericalAmount().longValue();
+            }
+        }
+        return sum;
+    }
+
+    public synchronized List<Sample> samples() {
+        return new ArrayList<>(samples);
+    }
+
+    public synchronized long nodeSamples() {
+        return nodeSamples;
+    }
+
+    public synchronized long overcommitSamples() {
+        return overcommitSamples;
+    }
+
+    public synchronized List<String> overcommitExamples() {
+        return new ArrayList<>(overcommitExamples);
+    }
+
+    public synchronized double throttledCoreSeconds() {
+        return throttledCoreSeconds;
+    }
+
+    public synchronized double onlineShortCoreSeconds() {
+        return onlineShortCoreSeconds;
+    }
+
+    public synchronized double onlineWantedCoreSeconds() {
+        return onlineWantedCoreSeconds;
+    }
+
+    public synchronized long longestShortMillis() {
+        return longestShortMillis;
+    }
+
+    public synchronized long shortEpisodes() {
+        return shortEpisodes;
+    }
+
+    public synchronized long oomKills() {
+        return oomKills;
+    }
+}

@@ -1,0 +1,70 @@
+package io.colocation.simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad input stops {@code colocation simulate} before anything starts: one line naming the input, exit 1 or 2. */
+class SimulateCommandTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "--nodes 0                   | 2 | --nodes must be 1 to 20000, not 0",
+            "--nodes 1000000             | 2 | --nodes must be 1 to 20000, not 1000000",
+            "--nodes many                | 2 | --nodes must be a whole number, not 'many'",
+            "--speed 0                   | 2 | --speed must be",
+            "--speed 1e9                 | 2 | --speed must be",
+            "--hours -3                  | 2 | --hours must be",
+            "--online-mean 150           | 2 | --online-mean must be",
+            "--policy greedy             | 2 | --policy must be partitioned, shared or off, not 'greedy'",
+            "--report /no/such/folder    | 2 | --report: /no/such/folder is not a directory (make it first)",
+            "--nodes                     | 2 | --nodes needs a value",
+            "--colour blue               | 2 | unknown argument '--colour'",
+            "--trace /no/such/trace.csv  | 1 | /no/such/trace.csv",
+            "--trace google2011          | 1 | google2011",
+    })
+    void badInputIsOneLineNamingIt(String args, int exit, String message) {
+        Run r = run(args.trim().split("\\s+"));
+        assertEquals(exit, r.status, r.err);
+        assertTrue(r.err.contains(message), r.err);
+        assertTrue(r.err.startsWith("colocation simulate: "), r.err);
+        assertTrue(!r.err.contains("\tat ") && !r.err.contains("Exception"), "no stack trace: " + r.err);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "empty.csv     | ''                               | empty.csv",
+            "header.csv    | 'time,cpu\n'                     | header.csv",
+            "words.csv     | 'host,name\na,b\nc,d\n'          | header.csv",
+            "negative.csv  | 'cpu\n5\n-4\n7\n'                | negative.csv",
+    })
+    void aTraceThatCannotBeUsedIsNamedAndNothingStarts(String file, String content, String named) throws Exception {
+        Path csv = dir.resolve(file);
+        Files.writeString(csv, content.replace("\\n", "\n"));
+        Run r = run(new String[] {"--trace", csv.toString()});
+        assertEquals(1, r.status, r.err);
+        assertTrue(r.err.startsWith("colocation simulate: ") && r.err.contains(file), r.err);
+        assertTrue(!r.err.contains("\tat "), r.err);
+    }
+
+    private record Run(int status, String err) {
+    }
+
+    private static Run run(String[] args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = SimulateCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, err.toString(StandardCharsets.UTF_8));
+    }
+}
