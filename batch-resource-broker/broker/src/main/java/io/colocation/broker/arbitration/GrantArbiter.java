@@ -10,10 +10,11 @@ import java.util.function.ToLongFunction;
  * published at once, a grow only into room the other side's acknowledged limit leaves (a side may even
  * stay below its target until the other side acknowledges its shrink); an unreachable
  * side keeps its grant and the other side does not grow into it. When origin falls below what is used,
- * no side gets new room; once that has lasted the settings' {@code takeBackAfter} the excess is taken back by the
- * cheapest route first: YARN's grant shrinks below its use to {@code origin - k8sUsed} (the RM plugin preempts
- * gracefully, exit status PREEMPTED), Kubernetes' grant stays at its use (what YARN cannot give back is left to
- * eviction) and the excess is reported. Shared: Koordinator's formulas, overcommit counted.
+ * no side may place more: each grant shrinks to what the other side's use leaves, below its own use, and YARN keeps
+ * what it uses (the RM plugin preempts only above the decision's keep) until that has lasted the settings'
+ * {@code takeBackAfter} (CPU only with {@code takeBackCpu}); then YARN keeps nothing and the plugin preempts gracefully
+ * down to {@code origin - k8sUsed} (exit status PREEMPTED), the cheapest route first; what YARN cannot give back is
+ * left to eviction, and the excess is reported. Shared: Koordinator's formulas, overcommit counted.
  */
 public final class GrantArbiter {
     private GrantArbiter() {
@@ -25,8 +26,8 @@ public final class GrantArbiter {
     }
 
     /**
-     * @param takeBack whether use above origin is taken back now (it has lasted {@code takeBackAfter}); otherwise each
-     *                 side's grant is held at its use
+     * @param takeBack whether use above origin is taken back now (it has lasted {@code takeBackAfter}); otherwise YARN
+     *                 keeps what it uses above its grant
      */
     public static Decision decide(ArbitrationSettings settings, Resources origin, SideState kubernetes, SideState yarn, boolean takeBack) {
         return settings.policy() == GrantPolicy.SHARED
@@ -72,7 +73,7 @@ public final class GrantArbiter {
         Resources yPublish = d.yarnPublish().min(limit);
         Resources overcommit = d.overcommit().min(d.kubernetesPublish().plus(yPublish).minus(origin).atLeastZero());
         return new Decision(d.kubernetesTarget(), yTarget, d.kubernetesPublish(), yPublish, d.excess(), overcommit,
-                d.explanation() + "; YARN held at most the koordlet's release limit");
+                d.explanation() + "; YARN held at most the koordlet's release limit", d.yarnKeep().min(limit));
     }
 
     private static Decision shared(Resources origin, SideState k, SideState y) {
@@ -85,25 +86,29 @@ public final class GrantArbiter {
     }
 
     private static Decision partitioned(ArbitrationSettings s, Resources origin, SideState k, SideState y, boolean takeBack) {
-        long[] cpu = partition(s, origin, k, y, Resources::cpuMilli, takeBack && s.takeBackCpu());
-        long[] mem = partition(s, origin, k, y, Resources::memoryBytes, takeBack);
+        boolean cpuTakenBack = takeBack && s.takeBackCpu();
+        long[] cpu = partition(s, origin, k, y, Resources::cpuMilli);
+        long[] mem = partition(s, origin, k, y, Resources::memoryBytes);
         Resources kTarget = new Resources(cpu[0], mem[0]);
         Resources yTarget = new Resources(cpu[1], mem[1]);
         Resources kPublish = new Resources(cpu[2], mem[2]);
         Resources yPublish = new Resources(cpu[3], mem[3]);
         Resources excess = new Resources(cpu[4], mem[4]);
+        // Use above origin not (yet) taken back: YARN's grant is below its use, so its scheduler places nothing more there
+        // (not even where a container ended), and the keep spares what runs from preemption.
+        Resources keep = new Resources(cpu[4] > 0 && !cpuTakenBack ? r(y.used(), Resources::cpuMilli) : 0,
+                mem[4] > 0 && !takeBack ? r(y.used(), Resources::memoryBytes) : 0);
         String why = excess.equals(Resources.ZERO)
                 ? "partitioned: origin split weighted max-min fair over use plus pending demand; grow only into acknowledged room"
-                : takeBack ? "partitioned: origin below use, YARN's grant shrinks to origin - kubernetesUsed (RM preemption),"
-                        + " Kubernetes' stays at its use, excess to take back"
-                        : "partitioned: origin below use, no side gets new room; each grant held at its use until the excess has"
-                                + " lasted takeBackAfter";
-        return new Decision(kTarget, yTarget, kPublish, yPublish, excess, Resources.ZERO, why);
+                : keep.equals(Resources.ZERO) ? "partitioned: origin below use, grants shrink to origin - the other side's use: YARN's"
+                        + " below its use (RM preemption), Kubernetes' to what YARN's use leaves, excess to take back"
+                        : "partitioned: origin below use, grants shrink to origin - the other side's use so no side places more;"
+                                + " YARN keeps what it uses (no preemption) until the excess has lasted takeBackAfter";
+        return new Decision(kTarget, yTarget, kPublish, yPublish, excess, Resources.ZERO, why, keep);
     }
 
     /** One resource: {kTarget, yTarget, kPublish, yPublish, excess}. */
-    private static long[] partition(ArbitrationSettings s, Resources originR, SideState k, SideState y, ToLongFunction<Resources> r,
-            boolean takeBack) {
+    private static long[] partition(ArbitrationSettings s, Resources originR, SideState k, SideState y, ToLongFunction<Resources> r) {
         long origin = r.applyAsLong(originR);
         long kUsed = r.applyAsLong(k.used());
         long yUsed = r.applyAsLong(y.used());
@@ -112,9 +117,12 @@ public final class GrantArbiter {
         long excess = 0;
         long free = origin - kUsed - yUsed;
         if (free < 0) {
-            // YARN gives back first: its preemption is graceful and counted by no AM as a failure.
-            kTarget = kUsed;
-            yTarget = takeBack ? Math.max(origin - kUsed, 0) : yUsed;
+            // No side places more: each grant at most what the other side's use leaves (below its own use, which is
+            // harmless: Kubernetes evicts nothing for it, and YARN's plugin preempts only above what the decision keeps).
+            // Taken back, YARN gives back first: its preemption is graceful and counted by no AM as a failure; what it
+            // cannot give back is left to the koordlet's eviction.
+            kTarget = Math.min(kUsed, Math.max(origin - yUsed, 0));
+            yTarget = Math.max(origin - kUsed, 0);
             excess = -free;
         } else {
             kTarget = kubernetesTarget(origin, kUsed, yUsed, r.applyAsLong(k.demand()), r.applyAsLong(y.demand()), s);
@@ -189,5 +197,9 @@ public final class GrantArbiter {
         kPart = Math.min(Math.max(kPart, least), origin - least);
         long k = Math.max((long) Math.floor(kPart), kUsed);
         return Math.min(k, origin - yUsed);
+    }
+
+    private static long r(Resources x, ToLongFunction<Resources> f) {
+        return f.applyAsLong(x);
     }
 }

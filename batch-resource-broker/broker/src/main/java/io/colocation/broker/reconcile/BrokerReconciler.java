@@ -306,7 +306,8 @@ public final class BrokerReconciler implements Closeable {
             grant = yarn.persisted();
             if (leading && yarn.reachable() && kubernetesWriter.coverBeforeGrow(w, kubernetesWriter.grantInForce(w, leading),
                     d.yarnPublish())) {
-                YarnGrantWriter.Result result = yarnWriter.publishIfChanged(w, yarnSides.get(yarn.clusterId()), d.yarnPublish(), now);
+                YarnGrantWriter.Result result = yarnWriter.publishIfChanged(w, yarnSides.get(yarn.clusterId()), d.yarnPublish(),
+                        d.yarnKeep(), now);
                 yPub = result.publication();
                 grant = result.written() != null ? result.written() : grant;
             }

@@ -26,6 +26,8 @@ final class YarnGrantWriter {
 
     private final BooleanSupplier fenceHolds;
     private final Map<String, Resources> published = new ConcurrentHashMap<>();
+    /** What each of those grants keeps from preemption. */
+    private final Map<String, Resources> keptPublished = new ConcurrentHashMap<>();
     private final Map<String, Publication> last = new ConcurrentHashMap<>();
 
     YarnGrantWriter(BooleanSupplier fenceHolds) {
@@ -48,6 +50,8 @@ final class YarnGrantWriter {
         Resources persisted = yarn.persisted() == null ? null : YarnUnits.of(yarn.persisted());
         if (leading && persisted != null) {
             published.putIfAbsent(node, persisted);
+            keptPublished.putIfAbsent(node, YarnUnits.of(new YarnSide.Usage(yarn.persisted().keepVcores(),
+                    yarn.persisted().keepMemoryMB())));
         }
         return persisted;
     }
@@ -67,12 +71,17 @@ final class YarnGrantWriter {
     record Result(Publication publication, YarnGrant written) {
     }
 
-    /** Publishes {@code grant} (rounded down to whole vcores and MiB) to {@code side} when it differs from what was published. */
-    Result publishIfChanged(NodeWork w, YarnSide side, Resources grant, Instant now) {
+    /**
+     * Publishes {@code grant} keeping {@code keep} from preemption (both rounded down to whole vcores and MiB) to
+     * {@code side} when either differs from what was published.
+     */
+    Result publishIfChanged(NodeWork w, YarnSide side, Resources grant, Resources keep, Instant now) {
         YarnSide.Usage yarn = YarnUnits.toYarn(grant);
+        YarnSide.Usage kept = YarnUnits.toYarn(keep);
         Resources wanted = YarnUnits.of(yarn);
         Resources before = published.get(w.node());
-        if (wanted.equals(before) || !fenceHolds.getAsBoolean()) {
+        if (wanted.equals(before) && YarnUnits.of(kept).equals(keptPublished.getOrDefault(w.node(), Resources.ZERO))
+                || !fenceHolds.getAsBoolean()) {
             return new Result(last.get(w.node()), null);
         }
         String reason = before == null || wanted.cpuMilli() < before.cpuMilli() || wanted.memoryBytes() < before.memoryBytes()
@@ -80,10 +89,13 @@ final class YarnGrantWriter {
         Publication pub;
         YarnGrant g = null;
         try {
-            g = side.publish(w.yarn().nodeId(), yarn.vcores(), yarn.memoryMB());
+            g = side.publish(w.yarn().nodeId(), yarn.vcores(), yarn.memoryMB(), kept);
             published.put(w.node(), wanted);
-            LOG.info("node {}: YARN {} grant {} vcores / {} MiB (epoch {}, version {}; {})", w.node(), w.yarn().nodeId(), yarn.vcores(),
-                    yarn.memoryMB(), g.epoch(), g.version(), reason);
+            keptPublished.put(w.node(), YarnUnits.of(kept));
+            LOG.info("node {}: YARN {} grant {} vcores / {} MiB{} (epoch {}, version {}; {})", w.node(), w.yarn().nodeId(), yarn.vcores(),
+                    yarn.memoryMB(), kept.equals(YarnSide.Usage.NONE) ? ""
+                            : ", keeping " + kept.vcores() + " vcores / " + kept.memoryMB() + " MiB from preemption",
+                    g.epoch(), g.version(), reason);
             pub = new Publication(now, wanted, reason, null);
         } catch (NotLeaderException | IOException | RuntimeException e) {
             LOG.warn("node {}: YARN publication failed: {}", w.node(), e.getMessage());
@@ -96,10 +108,12 @@ final class YarnGrantWriter {
     /** Forgets what was published, so the next pass starts from the persisted grants again. */
     void forget() {
         published.clear();
+        keptPublished.clear();
     }
 
     void retain(Collection<String> nodes) {
         published.keySet().retainAll(nodes);
+        keptPublished.keySet().retainAll(nodes);
         last.keySet().retainAll(nodes);
     }
 }

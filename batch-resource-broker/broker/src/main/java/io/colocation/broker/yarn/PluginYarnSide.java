@@ -99,8 +99,8 @@ public final class PluginYarnSide implements YarnSide {
     }
 
     @Override
-    public YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException, IOException {
-        return publisher.publish(nodeId, vcores, memoryMB);
+    public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException {
+        return publisher.publish(nodeId, vcores, memoryMB, keep.vcores(), keep.memoryMB());
     }
 
     @Override

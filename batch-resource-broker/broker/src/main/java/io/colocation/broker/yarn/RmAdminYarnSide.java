@@ -231,8 +231,9 @@ public final class RmAdminYarnSide implements YarnSide {
     }
 
     @Override
-    public YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException, IOException {
-        YarnGrant grant = publisher.publish(nodeId, vcores, memoryMB);
+    public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException {
+        // No plugin preempts in this mode: the keep is recorded with the grant only.
+        YarnGrant grant = publisher.publish(nodeId, vcores, memoryMB, keep.vcores(), keep.memoryMB());
         apply(nodeId, vcores, memoryMB);
         return grant;
     }

@@ -86,18 +86,19 @@ public final class YarnGrantPublisher implements Closeable {
      * Publishes the node's next grant under this replica's epoch. Refused (and nothing written) when this
      * replica does not lead, or when another leader has moved the epoch on since.
      */
-    public YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException, IOException {
-        if (vcores < 0 || memoryMB < 0) {
+    public YarnGrant publish(String nodeId, int vcores, long memoryMB, int keepVcores, long keepMemoryMB)
+            throws NotLeaderException, IOException {
+        if (vcores < 0 || memoryMB < 0 || keepVcores < 0 || keepMemoryMB < 0) {
             throw new IllegalArgumentException("grant for " + nodeId + " must not be negative: " + vcores + " vcores, "
                     + memoryMB + " MiB");
         }
         LeaderEpoch.Fence fence = leadership.fence()
                 .orElseThrow(() -> new NotLeaderException("not the broker leader: grant for " + nodeId + " not written"));
-        return write(fence, nodeId, vcores, memoryMB);
+        return write(fence, nodeId, vcores, memoryMB, keepVcores, keepMemoryMB);
     }
 
     /** Publishes with an explicit fence (the leader's own, or a stale one a deposed leader still holds). */
-    YarnGrant write(LeaderEpoch.Fence fence, String nodeId, int vcores, long memoryMB)
+    YarnGrant write(LeaderEpoch.Fence fence, String nodeId, int vcores, long memoryMB, int keepVcores, long keepMemoryMB)
             throws NotLeaderException, IOException {
         String path = YarnContract.grantPath(root, clusterId, nodeId);
         YarnGrant grant;
@@ -113,7 +114,7 @@ public final class YarnGrantPublisher implements Closeable {
                 LOG.warn("replacing an unreadable grant at {}: {}", path, unreadable.getMessage());
             }
             grant = new YarnGrant(nodeId, fence.epoch(), previous == null ? 1L : previous.version() + 1, vcores,
-                    memoryMB, System.currentTimeMillis());
+                    memoryMB, System.currentTimeMillis(), keepVcores, keepMemoryMB);
             byte[] data = YarnContractCodec.write(grant);
             CuratorOp check = client.transactionOp().check().withVersion(fence.epochNodeVersion())
                     .forPath(leadership.epochPath());
@@ -151,7 +152,7 @@ public final class YarnGrantPublisher implements Closeable {
                     LOG.warn("cannot resume the unreadable grant {}/{}: {}", dir, nodeId, unreadable.getMessage());
                     continue;
                 }
-                restamped.add(publish(nodeId, g.vcores(), g.memoryMB()));
+                restamped.add(publish(nodeId, g.vcores(), g.memoryMB(), g.keepVcores(), g.keepMemoryMB()));
             }
         } catch (NotLeaderException | IOException e) {
             throw e;

@@ -52,6 +52,6 @@ public interface YarnSide extends Closeable {
     /** The capacity YARN confirmed applying for the node (the largest it may still enforce), empty if none. */
     Optional<Usage> applied(String nodeId);
 
-    /** Publishes a grant; refused when this replica does not lead. */
-    YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException, IOException;
+    /** Publishes a grant keeping {@code keep} from preemption (see {@link YarnGrant}); refused when this replica does not lead. */
+    YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException;
 }

@@ -78,22 +78,28 @@ class GrantArbiterTest {
     }
 
     @Test
-    void originBelowUseShrinksYarnBelowItsUseAndKeepsKubernetesAtItsUse() {
+    void originBelowUseShrinksEachGrantToWhatTheOtherSidesUseLeaves() {
         // online load rose: origin 9 while 6 + 4 are used -> YARN gives back the 1 core (RM preemption)
         Decision d = GrantArbiter.decide(EVEN, cpu(9_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
-        assertEquals(cpu(6_000), d.kubernetesPublish());
+        assertEquals(cpu(5_000), d.kubernetesPublish(), "below its use: the scheduler places nothing more, nothing is evicted for it");
         assertEquals(cpu(3_000), d.yarnPublish(), "published at once, below YARN's use");
+        assertEquals(Resources.ZERO, d.yarnKeep(), "taken back at once (EVEN): YARN keeps nothing from preemption");
         assertEquals(cpu(1_000), d.excess());
-        assertEquals(9_000, d.kubernetesPublish().cpuMilli() + d.yarnPublish().cpuMilli(), "grants fit origin again");
+        assertTrue(d.kubernetesPublish().cpuMilli() + d.yarnPublish().cpuMilli() <= 9_000, "grants fit origin again");
+        // not yet taken back: the same grants, and YARN keeps what it uses
+        Decision held = GrantArbiter.decide(EVEN, cpu(9_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true), false);
+        assertEquals(cpu(3_000), held.yarnPublish());
+        assertEquals(cpu(4_000), held.yarnKeep(), "no preemption while held");
+        assertEquals(cpu(5_000), held.kubernetesPublish());
         // Kubernetes alone uses more than origin: YARN gives back everything, the rest is left to eviction
         Decision deep = GrantArbiter.decide(EVEN, cpu(5_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, true));
-        assertEquals(cpu(6_000), deep.kubernetesPublish());
+        assertEquals(cpu(1_000), deep.kubernetesPublish(), "what YARN's use leaves");
         assertEquals(cpu(0), deep.yarnPublish());
         assertEquals(cpu(5_000), deep.excess());
         // an unreachable YARN keeps its grant even then
         Decision silent = GrantArbiter.decide(EVEN, cpu(9_000), side(6_000, 0, 7_000, 7_000L, true), side(4_000, 0, 5_000, 5_000L, false));
         assertEquals(cpu(5_000), silent.yarnPublish());
-        assertEquals(cpu(6_000), silent.kubernetesPublish());
+        assertEquals(cpu(5_000), silent.kubernetesPublish());
     }
 
     @Test

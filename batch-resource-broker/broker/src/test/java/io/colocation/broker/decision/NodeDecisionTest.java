@@ -126,10 +126,11 @@ class NodeDecisionTest {
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("no grant yet")));
                             assertEquals(Resources.ZERO, w.decision().kubernetesPublish());
                         }),
-                row("YARN's use above origin, just now: no new room, YARN held at its use", facts(healthy,
+                row("YARN's use above origin, just now: no new room, YARN keeps its use from preemption", facts(healthy,
                         f -> with(f, null, yarn(new Resources(9000, 8 * GI)), new Resources(9000, 8 * GI), withNm)), w -> {
                             assertEquals(NOW, w.excessSince());
-                            assertEquals(9000, w.decision().yarnPublish().cpuMilli(), w.decision().toString());
+                            assertEquals(w.origin().cpuMilli(), w.decision().yarnPublish().cpuMilli(), w.decision().toString());
+                            assertEquals(9000, w.decision().yarnKeep().cpuMilli(), w.decision().toString());
                             assertEquals(0, w.decision().kubernetesPublish().cpuMilli(), w.decision().toString());
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("held until it has lasted takeBackAfterSeconds")));
                         }),
@@ -139,7 +140,8 @@ class NodeDecisionTest {
                             assertEquals(NOW.minus(Duration.ofMinutes(6)), w.excessSince());
                             assertEquals(w.origin().memoryBytes(), w.decision().yarnTarget().memoryBytes(), "memory shrinks to origin");
                             assertTrue(w.decision().yarnPublish().memoryBytes() < 40 * GI, w.decision().toString());
-                            assertEquals(9000, w.decision().yarnPublish().cpuMilli(), "CPU held at its use (takeBackCpu false)");
+                            assertEquals(9000, w.decision().yarnKeep().cpuMilli(), "CPU kept from preemption (takeBackCpu false)");
+                            assertEquals(0, w.decision().yarnKeep().memoryBytes(), "memory not kept");
                         }),
                 row("use back within origin: the excess clock stops", facts(healthy,
                         f -> with(f, null, yarn(new Resources(1000, GI)), new Resources(2000, 2 * GI), withNm,

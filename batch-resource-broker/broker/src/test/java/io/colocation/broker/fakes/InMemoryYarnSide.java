@@ -74,9 +74,10 @@ public final class InMemoryYarnSide implements YarnSide {
     }
 
     @Override
-    public YarnGrant publish(String nodeId, int vcores, long memoryMB) throws NotLeaderException {
+    public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException {
         YarnGrant previous = grants.get(nodeId);
-        YarnGrant g = new YarnGrant(nodeId, 1, previous == null ? 1 : previous.version() + 1, vcores, memoryMB, System.currentTimeMillis());
+        YarnGrant g = new YarnGrant(nodeId, 1, previous == null ? 1 : previous.version() + 1, vcores, memoryMB, System.currentTimeMillis(),
+                keep.vcores(), keep.memoryMB());
         grants.put(nodeId, g);
         return g;
     }

@@ -133,7 +133,8 @@ class BrokerReconcilerTest {
         passes(3);
         NodeLedger fallen = ledger("n1");
         assertEquals(600, fallen.origin().cpuMilli());
-        assertEquals(2, yarn.grant("h1:8041").orElseThrow().vcores(), "held at its use until the excess lasts takeBackAfter");
+        assertEquals(0, yarn.grant("h1:8041").orElseThrow().vcores(), "below its use at once: YARN places nothing more there");
+        assertEquals(2, yarn.grant("h1:8041").orElseThrow().keepVcores(), "kept from preemption until the excess lasts takeBackAfter");
         assertEquals(1400, fallen.excess().cpuMilli());
         clock.advance(ArbitrationSettings.DEFAULT_TAKE_BACK_AFTER);
         cluster.metric("n1", 9000, 16, clock.instant());
@@ -141,6 +142,7 @@ class BrokerReconcilerTest {
         passes(2);
         fallen = ledger("n1");
         assertEquals(0, yarn.grant("h1:8041").orElseThrow().vcores(), "shrunk below the 2 vcores in use: the RM preempts");
+        assertEquals(0, yarn.grant("h1:8041").orElseThrow().keepVcores(), "nothing kept any more");
         assertEquals(1400, fallen.excess().cpuMilli());
         NodeLedger drained = ledger("n2");
         assertTrue(drained.drained());

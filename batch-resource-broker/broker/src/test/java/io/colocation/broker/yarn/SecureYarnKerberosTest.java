@@ -136,12 +136,12 @@ class SecureYarnKerberosTest {
     void rmAdminModeLogsInFromItsKeytabAndOnlyAnAdminPrincipalChangesANode() throws Exception {
         NodeId node = node();
         try (Admin broker = Admin.login("broker/localhost", "broker.keytab")) {
-            broker.side.publish(node.toString(), 2, 1536);
+            broker.side.publish(node.toString(), 2, 1536, YarnSide.Usage.NONE);
             until(Duration.ofSeconds(20), () -> Resource.newInstance(1536, 2).equals(total(node)));
         }
 
         try (Admin intruder = Admin.login("intruder/localhost", "intruder.keytab")) {
-            IOException refused = assertThrows(IOException.class, () -> intruder.side.publish(node.toString(), 4, 4096));
+            IOException refused = assertThrows(IOException.class, () -> intruder.side.publish(node.toString(), 4, 4096, YarnSide.Usage.NONE));
             assertTrue(refused.getMessage().contains("updateNodeResource") && refused.getMessage().contains("intruder"),
                     "the error names the call and the refused user: " + refused.getMessage());
         }

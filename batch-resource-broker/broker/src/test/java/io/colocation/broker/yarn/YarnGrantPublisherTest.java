@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import io.colocation.api.yarn.YarnNodeReport;
@@ -40,8 +41,8 @@ class YarnGrantPublisherTest {
             publisherA.start();
             assertTrue(a.awaitLeadership(Duration.ofSeconds(10)));
             LeaderEpoch.Fence fenceA = a.fence().orElseThrow();
-            publisherA.publish(NODE, 8, 16_384);
-            YarnGrant second = publisherA.publish(NODE, 6, 12_288);
+            publisherA.publish(NODE, 8, 16_384, 0, 0);
+            YarnGrant second = publisherA.publish(NODE, 6, 12_288, 0, 0);
             assertEquals(fenceA.epoch(), second.epoch());
             assertEquals(2, second.version());
 
@@ -49,7 +50,7 @@ class YarnGrantPublisherTest {
                     YarnGrantPublisher publisherB = new YarnGrantPublisher(clientB, b, root, CLUSTER)) {
                 b.start();
                 publisherB.start();
-                assertThrows(NotLeaderException.class, () -> publisherB.publish(NODE, 64, 1 << 20),
+                assertThrows(NotLeaderException.class, () -> publisherB.publish(NODE, 64, 1 << 20, 0, 0),
                         "a standby cannot write");
 
                 a.close(); // leader A goes away (a real one would be partitioned and not know it yet)
@@ -64,7 +65,7 @@ class YarnGrantPublisherTest {
                 assertEquals(3, resumed.version(), "versions continue across leaders");
 
                 // The deposed leader still holds its old fence and tries to inflate the grant.
-                assertThrows(NotLeaderException.class, () -> publisherA.write(fenceA, NODE, 64, 1 << 20));
+                assertThrows(NotLeaderException.class, () -> publisherA.write(fenceA, NODE, 64, 1 << 20, 0, 0));
                 assertEquals(resumed, persisted(clientB, root), "ZooKeeper refused the deposed leader's write");
             }
         }
@@ -79,8 +80,10 @@ class YarnGrantPublisherTest {
             leader.start();
             publisher.start();
             assertTrue(leader.awaitLeadership(Duration.ofSeconds(10)));
-            YarnGrant grant = publisher.publish(NODE, 4, 8_192);
+            YarnGrant grant = publisher.publish(NODE, 4, 8_192, 6, 12_288);
             assertFalse(publisher.acknowledged(grant));
+            assertEquals(grant, YarnContractCodec.read("grant", client.getData().forPath(YarnContract.grantPath(root, CLUSTER, NODE)),
+                    YarnGrant.class), "the keep is persisted with the grant");
             YarnGrantAck ack = new YarnGrantAck(NODE, grant.epoch(), grant.version(), 4, 8_192, System.currentTimeMillis());
             client.create().orSetData().creatingParentsIfNeeded().forPath(YarnContract.ackPath(root, CLUSTER, NODE),
                     new ObjectMapper().writeValueAsBytes(ack));
@@ -95,7 +98,7 @@ class YarnGrantPublisherTest {
             Await.until(Duration.ofSeconds(5), () -> publisher.nodeReport(NODE).isPresent());
             assertEquals(6_144, publisher.nodeReport(NODE).orElseThrow().allocatedMemoryMB());
             assertTrue(publisher.demand().isEmpty());
-            assertThrows(IllegalArgumentException.class, () -> publisher.publish(NODE, -1, 8_192));
+            assertThrows(IllegalArgumentException.class, () -> publisher.publish(NODE, -1, 8_192, 0, 0));
         }
     }
 }

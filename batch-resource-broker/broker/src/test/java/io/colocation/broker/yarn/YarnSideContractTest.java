@@ -97,7 +97,7 @@ abstract class YarnSideContractTest {
     @Order(2)
     void appliesAPublishedGrantAndKeepsItThroughRmFailovers() throws Exception {
         String node = List.copyOf(nodeIds()).get(0);
-        YarnGrant grant = side.publish(node, 2, 1536);
+        YarnGrant grant = side.publish(node, 2, 1536, YarnSide.Usage.NONE);
         assertEquals(leadership.fence().orElseThrow().epoch(), grant.epoch());
         Await.until(Duration.ofSeconds(10), () -> Resource.newInstance(1536, 2).equals(capacityOrNull(node))
                 && side.applied(node).map(u -> u.equals(new YarnSide.Usage(2, 1536))).orElse(false));
@@ -113,7 +113,7 @@ abstract class YarnSideContractTest {
                 && side.applied(node).map(u -> u.equals(new YarnSide.Usage(2, 1536))).orElse(false));
 
         // A new grant reaches the RM that is active now (Hadoop's proxies followed the failover) ...
-        side.publish(node, 3, 2048);
+        side.publish(node, 3, 2048, YarnSide.Usage.NONE);
         Await.until(Duration.ofSeconds(20), () -> Resource.newInstance(2048, 3).equals(capacityOrNull(node))
                 && side.applied(node).map(u -> u.equals(new YarnSide.Usage(3, 2048))).orElse(false));
 
@@ -141,7 +141,7 @@ abstract class YarnSideContractTest {
         follower.start();
         try (YarnSide standby = side(yarn, other, follower)) {
             standby.start(() -> { });
-            assertThrows(NotLeaderException.class, () -> standby.publish(node, 4, 4096));
+            assertThrows(NotLeaderException.class, () -> standby.publish(node, 4, 4096, YarnSide.Usage.NONE));
         } finally {
             follower.close();
             other.close();

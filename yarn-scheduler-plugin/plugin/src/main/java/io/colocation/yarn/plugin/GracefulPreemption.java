@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes capacity back when a node's grant falls below what YARN has allocated there, the way the
+ * Takes capacity back when a node's grant, or what it keeps if more, falls below what YARN has allocated there, the way the
  * scheduler's own preemption does: the chosen containers are first marked for preemption (the
  * ApplicationMaster sees them in its allocate response and may checkpoint or give them back), and
  * those still running after {@code wait-before-kill-ms}, while the node is still over its grant, are
@@ -89,8 +89,10 @@ final class GracefulPreemption {
     private void runNode(long nowMillis, NodeId nodeId, SchedulerNode node, YarnGrant grant) {
         Resource total = node.getTotalResource();
         Resource allocated = node.getAllocatedResource();
-        long overMemory = allocated.getMemorySize() - total.getMemorySize();
-        long overVcores = countedVcores(allocated.getVirtualCores()) - countedVcores(total.getVirtualCores());
+        // What the grant keeps is not preempted: the scheduler places nothing new (total = the grant) but what runs stays.
+        long overMemory = allocated.getMemorySize() - Math.max(total.getMemorySize(), grant.keepMemoryMB());
+        long overVcores = countedVcores(allocated.getVirtualCores())
+                - countedVcores((int) Math.max(total.getVirtualCores(), grant.keepVcores()));
         if (overMemory <= 0 && overVcores <= 0 && !marks.containsKey(nodeId)) {
             return; // the common case: nothing to look at on this node
         }

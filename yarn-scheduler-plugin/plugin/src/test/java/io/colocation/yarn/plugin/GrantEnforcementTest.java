@@ -160,9 +160,16 @@ class GrantEnforcementTest {
         assertTrue(demand.get().pendingMemoryMB() >= 256, "9 maps on 7 task slots leave demand: " + demand.get());
         assertTrue(demand.get().partitions().containsKey(""), "demand per partition: " + demand.get());
 
-        // Shrink one node by one vcore below its allocation: exactly one task container must go.
+        // A grant below the allocation that keeps it: the node takes nothing new, nothing running is preempted.
         NodeId shrunk = nodes.stream().filter(n -> schedulerNode(n).getNumContainers() == 4).findFirst().orElseThrow();
         long preemptedBefore = jmx("ContainersPreempted");
+        broker.grant(new YarnGrant(shrunk.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis(), 4, 2048));
+        until(Duration.ofSeconds(10), () -> total(shrunk).equals(Resource.newInstance(2048, 3)));
+        Thread.sleep(2_500); // past wait-before-kill (1.5 s) at the plugin's 200 ms interval
+        assertEquals(4, schedulerNode(shrunk).getNumContainers(), "what the grant keeps runs on");
+        assertEquals(preemptedBefore, jmx("ContainersPreempted"), "nothing kept is preempted");
+
+        // Shrink one node by one vcore below its allocation, keeping nothing: exactly one task container must go.
         broker.grant(new YarnGrant(shrunk.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
         until(Duration.ofSeconds(20), () -> schedulerNode(shrunk).getAllocatedResource().getVirtualCores() <= 3);
 
