@@ -2,7 +2,8 @@
 # Installs every prerequisite of the test suite (etcd and a kube-apiserver built from Debian's source
 # package, cached in ~/.cache/colocation; chromium for the console's browser test) and runs all tests with Maven. Safe to re-run: the second run
 # skips the build. Without arguments it then runs the Hadoop-side suites against Hadoop 3.3.6 and 3.5.0
-# (dev/test-hadoop-3.3.sh, dev/test-hadoop-3.5.sh) and the sandbox scenario on the built distribution (dev/test-sandbox.sh);
+# (dev/test-hadoop-3.3.sh, dev/test-hadoop-3.5.sh), the sandbox scenario on the built distribution (dev/test-sandbox.sh)
+# and a short simulation against its baseline (dev/test-simulate.sh);
 # extra arguments go to Maven only (for example -pl local-clusters).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +21,5 @@ fi
 mvn -B verify
 dev/test-hadoop-3.3.sh
 dev/test-hadoop-3.5.sh
-exec dev/test-sandbox.sh
+dev/test-sandbox.sh
+exec dev/test-simulate.sh

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The simulator as CI runs it: the distribution's `colocation simulate` with 20 nodes through 2 simulated hours at speed
+# 120, once with colocation off (the baseline) and once partitioned, same seed. It must exit 0 both times, write the
+# report and the picture, hold the invariants (0 overcommit samples under partitioned, Batch used by Kubernetes and by
+# YARN, cluster CPU above the baseline) and leave nothing behind (no process, no work directory).
+# Usage: dev/test-simulate.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=dist/target/colocation/bin/colocation
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+before=$(find /tmp -maxdepth 1 -name 'colocation-simulate-*' -type d | wc -l)
+for policy in off partitioned; do
+  mkdir "$reports/$policy"
+  status=0
+  SIMULATE_JVM_OPTS="-Xmx1500m -XX:+UseParallelGC" "$bin" simulate --nodes 20 --hours 2 --speed 120 --seed 7 \
+    --policy "$policy" --report "$reports/$policy" --quiet || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "test-simulate: colocation simulate --policy $policy exited with $status" >&2
+    exit 1
+  fi
+  for f in summary.json report.txt samples.csv cpu.svg; do
+    [ -s "$reports/$policy/$f" ] || { echo "test-simulate: $policy wrote no $f" >&2; exit 1; }
+  done
+done
+off=$reports/off/summary.json
+on=$reports/partitioned/summary.json
+check() { # description, jq expression that must be true
+  if [ "$(jq -r "$2" "$on")" != "true" ]; then
+    echo "test-simulate: $1 does not hold: $2" >&2
+    jq . "$on" >&2
+    exit 1
+  fi
+}
+check "0 overcommit samples" '.overcommitSamples == 0 and .samples > 0'
+check "Kubernetes used Batch" '.batch.kubernetesUsedMeanCores > 0 and .tasks.kubernetes.completed > 0'
+check "YARN used Batch" '.batch.yarnUsedMeanCores > 0 and .tasks.yarn.completed > 0'
+baseline=$(jq -r '.cpu.meanPercent' "$off")
+check "cluster CPU above the off baseline ($baseline %)" ".cpu.meanPercent > $baseline"
+sleep 2
+left=$(pgrep -f 'colocation-simulate-|io.colocation.simulator.SimulateCommand' || true)
+if [ -n "$left" ]; then
+  echo "test-simulate: processes left behind: $left" >&2
+  ps -o pid,args -p "$(echo "$left" | paste -sd,)" >&2 || true
+  exit 1
+fi
+if [ "$(find /tmp -maxdepth 1 -name 'colocation-simulate-*' -type d | wc -l)" -gt "$before" ]; then
+  echo "test-simulate: a work directory was left in /tmp" >&2
+  exit 1
+fi
+echo "test-simulate: passed (off $baseline % CPU, partitioned $(jq -r '.cpu.meanPercent' "$on") %), nothing left behind"
