@@ -20,7 +20,6 @@ import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.predict.PeakPredictServer;
 import io.colocation.koordlet.qos.agent.AgentState;
 import io.colocation.koordlet.qos.agent.QoSOptions;
-import io.colocation.koordlet.predict.PredictionCheckpointStore;
 import io.colocation.koordlet.predict.PredictorPod;
 import io.colocation.koordlet.predict.ProdReclaimablePredictor;
 import io.colocation.koordlet.report.NodeMetricReporter;
@@ -33,7 +32,6 @@ import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -131,14 +129,7 @@ public final class Koordlet implements AutoCloseable {
                 Math.max(600, trainingInterval.getSeconds() + interval));
         this.cache = new MetricCache(interval, config.collect.retentionSeconds, itemWindow);
         this.watches = view;
-        this.predictor = new PeakPredictServer(new PeakPredictServer.Settings(
-                KoordletConfig.duration(config.prediction.cpuHistogramDecayHalfLife, "prediction.cpuHistogramDecayHalfLife"),
-                KoordletConfig.duration(config.prediction.memoryHistogramDecayHalfLife, "prediction.memoryHistogramDecayHalfLife"),
-                trainingInterval,
-                KoordletConfig.duration(config.prediction.modelExpirationDuration, "prediction.modelExpirationDuration"),
-                KoordletConfig.duration(config.prediction.modelCheckpointInterval, "prediction.modelCheckpointInterval"),
-                config.prediction.modelCheckpointMaxPerStep), config.prediction.checkpointDir == null || config.prediction.checkpointDir.isBlank()
-                        ? null : new PredictionCheckpointStore(Path.of(config.prediction.checkpointDir)));
+        this.predictor = PeakPredictServer.of(config.prediction);
         this.reporter = new NodeMetricReporter(client, config.nodeName);
         this.specs = new NodeSpecs(watches, config.nodeName, layout, yarn == null ? null : config.yarn.hostApplicationName,
                 inputWarnings);
@@ -176,18 +167,14 @@ public final class Koordlet implements AutoCloseable {
         workThread.scheduleWithFixedDelay(this::work, 1, 1, TimeUnit.SECONDS);
     }
 
-    /** The copilot's last list while it is recent enough; unknown (empty) without a copilot or a recent answer. */
-    private Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-        return listing == null ? Optional.empty() : listing.current();
-    }
-
     /** One sample: targets from the watches, the copilot's list and the NodeSLO; then into the cache. */
     public void collect() {
         try {
             long start = System.nanoTime();
             List<CollectTargets.PodTarget> podTargets = this.podTargets.of(watches.pods());
             specs.refresh();
-            Optional<List<CollectTargets.YarnTarget>> yarn = yarnContainers();
+            // the copilot's last list while recent enough; unknown (empty) without a copilot or a recent answer
+            Optional<List<CollectTargets.YarnTarget>> yarn = listing == null ? Optional.empty() : listing.current();
             List<CollectTargets.HostAppTarget> apps = specs.hostApps().stream()
                     .map(a -> new CollectTargets.HostAppTarget(a.name(), a.cgroupDir())).toList();
             boolean containers = containerEvery > 0 && collectRounds++ % containerEvery == 0;
@@ -310,7 +297,7 @@ public final class Koordlet implements AutoCloseable {
 
             @Override
             public Optional<List<CollectTargets.YarnTarget>> yarnContainers() {
-                return Koordlet.this.yarnContainers();
+                return listing == null ? Optional.empty() : listing.current();
             }
 
             @Override

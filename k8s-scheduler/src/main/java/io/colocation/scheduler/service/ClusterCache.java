@@ -4,6 +4,7 @@ import io.colocation.kube.client.ApiErrors;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.DecodingInformer;
+import io.colocation.kube.client.Handlers;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
@@ -16,7 +17,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.time.Clock;
@@ -85,22 +85,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
     void start(Consumer<Pod> changed, Consumer<Pod> gone, java.time.Duration timeout) throws java.util.concurrent.TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         nodes = client.nodes().runnableInformer(0);
-        nodes.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node node) {
-                nodeChanged(node);
-            }
-
-            @Override
-            public void onUpdate(Node old, Node node) {
-                nodeChanged(node);
-            }
-
-            @Override
-            public void onDelete(Node node, boolean unknownFinalState) {
-                nodeGone(node.getMetadata().getName());
-            }
-        });
+        nodes.addEventHandler(Handlers.changedOrDeleted(this::nodeChanged, node -> nodeGone(node.getMetadata().getName())));
         await(nodes.start(), "Nodes", deadline, timeout);
         // Each NodeMetric is decoded on its own: one with a wrongly typed field is named and made unreadable, and
         // never stops the watch (a typed informer would stop for good, and a second replica could not start).
@@ -120,25 +105,13 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
         synchronized (podIndexers) {
             pods.addIndexers(podIndexers);
         }
-        pods.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                podChanged(pod);
-                changed.accept(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod old, Pod pod) {
-                podChanged(pod);
-                changed.accept(pod);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean unknownFinalState) {
-                unplace(Snapshots.key(pod));
-                gone.accept(pod);
-            }
-        });
+        pods.addEventHandler(Handlers.changedOrDeleted(pod -> {
+            podChanged(pod);
+            changed.accept(pod);
+        }, pod -> {
+            unplace(Snapshots.key(pod));
+            gone.accept(pod);
+        }));
         await(pods.start(), "Pods", deadline, timeout);
         synced = true;
     }

@@ -5,15 +5,12 @@ import io.colocation.api.concurrent.Daemons;
 import io.colocation.api.lifecycle.Lifecycle;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
-import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
-import io.colocation.scheduler.framework.NodeInfo;
 import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Profile;
-import io.colocation.scheduler.framework.SchedulingCycle;
 import io.colocation.scheduler.framework.Snapshots;
 import io.colocation.scheduler.framework.Status;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -28,7 +25,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * The scheduler service: informers feed a queue of this scheduler's pending pods; while this replica holds the
  * Lease, one loop takes the next pod and runs the profile's {@link Framework} on the cache's snapshot (the runtime
  * {@code explain} runs too); a reserved pod binds on the binder pool, at once or after its Permit wait, and an
- * unschedulable one gets a FailedScheduling Event and waits for a change that may let a node take it (or backs off). Lifecycle LATENT → STARTED → CLOSED.
+ * unschedulable one gets a FailedScheduling Event and waits for a change that may let a node take it
+ * ({@link NodeChangeRequeue}) or backs off. Lifecycle LATENT → STARTED → CLOSED.
  */
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
@@ -61,6 +58,7 @@ public final class SchedulerService implements AutoCloseable {
     private final String identity;
     private final ClusterCache cache;
     private final PendingQueue queue;
+    private final NodeChangeRequeue requeue;
     private final EventRecorder events;
     private final PermitWaits waits;
     private final SchedulerMetrics metrics;
@@ -104,6 +102,7 @@ public final class SchedulerService implements AutoCloseable {
         this.selector = framework.searching(new NodeSearch());
         this.queue = new PendingQueue(profile.queueSort(), clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
                 Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
+        this.requeue = new NodeChangeRequeue(cache, queue, profile, clock);
         this.permitTimer = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-permit-timer"));
         this.podGroupSync = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-podgroup-status"));
         this.podGroups = new PodGroupStatusController(client, cache::pods, clock);
@@ -140,22 +139,13 @@ public final class SchedulerService implements AutoCloseable {
             queue.remove(Snapshots.key(p));
             waits.reject(Snapshots.key(p), "the pod was deleted");
         }, Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds));
-        permitTimer.scheduleWithFixedDelay(() -> {
-            try {
-                waits.expire(clock.instant());
-            } catch (RuntimeException e) {
-                LOG.error("Permit waits: unexpected failure while expiring them", e);
+        Daemons.every(permitTimer, 100, () -> waits.expire(clock.instant()),
+                e -> LOG.error("Permit waits: unexpected failure while expiring them", e));
+        Daemons.every(podGroupSync, POD_GROUP_SYNC_MILLIS, () -> {
+            if (leading) {
+                podGroups.sync();
             }
-        }, 100, 100, TimeUnit.MILLISECONDS);
-        podGroupSync.scheduleWithFixedDelay(() -> {
-            try {
-                if (leading) {
-                    podGroups.sync();
-                }
-            } catch (RuntimeException e) {
-                LOG.error("PodGroup status: unexpected failure in a pass", e);
-            }
-        }, POD_GROUP_SYNC_MILLIS, POD_GROUP_SYNC_MILLIS, TimeUnit.MILLISECONDS);
+        }, e -> LOG.error("PodGroup status: unexpected failure in a pass", e));
     }
 
     private synchronized void lead() {
@@ -196,7 +186,7 @@ public final class SchedulerService implements AutoCloseable {
         while (leading && lifecycle.started() && Thread.currentThread() == loop) {
             loopBeat = System.nanoTime();
             try {
-                requeueWhereNodesChanged();
+                requeue.run();
                 // While pods wait for a change, look for one often: a node freed room meanwhile.
                 Optional<Map.Entry<String, Pod>> next = queue.take(Duration.ofMillis(queue.anyUnschedulable() ? 50 : 500));
                 if (next.isPresent() && leading) {
@@ -207,28 +197,6 @@ public final class SchedulerService implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.error("scheduling loop: unexpected failure; going on with the next pod", e);
             }
-        }
-    }
-
-    /**
-     * Moves back to the queue each unschedulable pod that a node changed since the last look could now take (every
-     * filter passes there), as kube-scheduler's cluster events with their queueing hints do: room freed by a pod that
-     * ended, a grant that grew, a node that came, a cooler NodeMetric. A pod put aside during an attempt is checked
-     * against every change since that attempt's snapshot, so no change is missed.
-     */
-    private void requeueWhereNodesChanged() {
-        List<NodeInfo> changed = cache.changedNodes(clock.instant());
-        if (changed.isEmpty() || !queue.anyUnschedulable()) {
-            return;
-        }
-        ClusterSnapshot snapshot = cache.snapshot(clock.instant());
-        Profile profile = framework.profile();
-        int moved = queue.moveUnschedulable(pod -> {
-            CycleState state = new CycleState(snapshot);
-            return changed.stream().anyMatch(node -> SchedulingCycle.feasible(profile, state, pod, node));
-        });
-        if (moved > 0) {
-            LOG.debug("{} unschedulable pods may fit on the {} nodes that changed: tried again", moved, changed.size());
         }
     }
 

@@ -3,6 +3,7 @@ package io.colocation.koordlet.predict;
 import io.colocation.api.PriorityClass;
 import io.colocation.koordlet.cache.MetricCache;
 import io.colocation.koordlet.cache.Points;
+import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.model.Resources;
 import java.io.IOException;
 import java.time.Duration;
@@ -29,6 +30,18 @@ public final class PeakPredictServer {
 
     public record Settings(Duration cpuHalfLife, Duration memoryHalfLife, Duration trainingInterval, Duration expiration,
             Duration checkpointInterval, int checkpointMaxPerStep) {
+    }
+
+    /** The predictor the koordlet's prediction flags describe; checkpoints kept only when a directory is set. */
+    public static PeakPredictServer of(KoordletConfig.Prediction p) {
+        return new PeakPredictServer(new Settings(
+                KoordletConfig.duration(p.cpuHistogramDecayHalfLife, "prediction.cpuHistogramDecayHalfLife"),
+                KoordletConfig.duration(p.memoryHistogramDecayHalfLife, "prediction.memoryHistogramDecayHalfLife"),
+                KoordletConfig.duration(p.trainingInterval, "prediction.trainingInterval"),
+                KoordletConfig.duration(p.modelExpirationDuration, "prediction.modelExpirationDuration"),
+                KoordletConfig.duration(p.modelCheckpointInterval, "prediction.modelCheckpointInterval"),
+                p.modelCheckpointMaxPerStep), p.checkpointDir == null || p.checkpointDir.isBlank()
+                        ? null : new PredictionCheckpointStore(java.nio.file.Path.of(p.checkpointDir)));
     }
 
     private static final class Model {

@@ -3,12 +3,12 @@ package io.colocation.simulator.kube;
 import io.colocation.koordlet.kube.NodeView;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.kube.client.DecodingInformer;
+import io.colocation.kube.client.Handlers;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,22 +50,7 @@ public final class SharedWatches implements AutoCloseable {
 
     public void start(Duration timeout) throws NodeWatches.StartupException {
         pods = client.pods().inAnyNamespace().runnableInformer(0);
-        pods.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                index(pod, false);
-            }
-
-            @Override
-            public void onUpdate(Pod old, Pod pod) {
-                index(pod, false);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean unknown) {
-                index(pod, true);
-            }
-        });
+        pods.addEventHandler(Handlers.changedOrDeleted(pod -> index(pod, false), pod -> index(pod, true)));
         nodes = client.nodes().runnableInformer(0);
         nodeMetrics = DecodingInformer.all(client, NodeMetric.class);
         nodeSlos = DecodingInformer.all(client, NodeSLO.class);

@@ -112,7 +112,7 @@ public final class ClusterSampler {
             long kGrantMilli = allocatable(node, ResourceNames.BATCH_CPU);
             SimulatedYarn.NodeFigures f = yarn == null ? new SimulatedYarn.NodeFigures(0, 0, 0, 0) : yarn.figures(h.name());
             long kAllocatedMilli = kubernetesAllocated(watches.podsOn(h.name()));
-            origin += originMilli / 1000.0;
+            origin += Math.max(0, originMilli) / 1000.0; // -1: nothing published (colocation off)
             kGrant += kGrantMilli / 1000.0;
             yGrant += f.capacityMilli() / 1000.0;
             kAllocated += kAllocatedMilli / 1000.0;

@@ -29,7 +29,7 @@ public final class ControlPlane implements AutoCloseable {
      * (three of the plugin's refreshes, which are every 300 simulated seconds here: see the simulator's YARN settings);
      * everything else is the shipped file (its sync interval of 1 s is wall-clock time).
      */
-    static final List<String> BROKER_OVERRIDES = List.of("-Ddw.yarn.reportStaleSeconds=900");
+    static final List<String> BROKER_OVERRIDES = List.of("-Ddw.yarn.reportStaleSeconds=900", "-Ddw.arbitration.kubernetesShrinkSettleMillis=0");
     /**
      * LoadAwareScheduling as Koordinator's shipped koord-scheduler manifest configures it: usage thresholds 0 (its filter
      * off; the broker's grant in batch-cpu is what bounds batch), NodeMetrics not filtered when expired (300 s), the

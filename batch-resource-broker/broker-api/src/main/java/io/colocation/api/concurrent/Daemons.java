@@ -1,7 +1,10 @@
 package io.colocation.api.concurrent;
 
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /** The one thread factory of every part: daemon threads (a part's loops never keep its JVM alive) named for what they do. */
 public final class Daemons {
@@ -17,5 +20,19 @@ public final class Daemons {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /**
+     * Runs {@code task} on {@code timer} every {@code millis}; a run that fails goes to {@code failure} and the next run
+     * comes all the same (an exception escaping a scheduled task would cancel every later run, silently).
+     */
+    public static void every(ScheduledExecutorService timer, long millis, Runnable task, Consumer<RuntimeException> failure) {
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                failure.accept(e);
+            }
+        }, millis, millis, TimeUnit.MILLISECONDS);
     }
 }

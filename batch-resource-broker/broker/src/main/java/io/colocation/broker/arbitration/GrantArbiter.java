@@ -87,17 +87,14 @@ public final class GrantArbiter {
 
     private static Decision partitioned(ArbitrationSettings s, Resources origin, SideState k, SideState y, boolean takeBack) {
         boolean cpuTakenBack = takeBack && s.takeBackCpu();
-        long[] cpu = partition(s, origin, k, y, Resources::cpuMilli);
-        long[] mem = partition(s, origin, k, y, Resources::memoryBytes);
+        long[] cpu = partition(s, origin, k, y, Resources::cpuMilli, cpuTakenBack);
+        long[] mem = partition(s, origin, k, y, Resources::memoryBytes, takeBack);
         Resources kTarget = new Resources(cpu[0], mem[0]);
         Resources yTarget = new Resources(cpu[1], mem[1]);
         Resources kPublish = new Resources(cpu[2], mem[2]);
         Resources yPublish = new Resources(cpu[3], mem[3]);
         Resources excess = new Resources(cpu[4], mem[4]);
-        // Use above origin not (yet) taken back: YARN's grant is below its use, so its scheduler places nothing more there
-        // (not even where a container ended), and the keep spares what runs from preemption.
-        Resources keep = new Resources(cpu[4] > 0 && !cpuTakenBack ? r(y.used(), Resources::cpuMilli) : 0,
-                mem[4] > 0 && !takeBack ? r(y.used(), Resources::memoryBytes) : 0);
+        Resources keep = new Resources(cpu[5], mem[5]);
         String why = excess.equals(Resources.ZERO)
                 ? "partitioned: origin split weighted max-min fair over use plus pending demand; grow only into acknowledged room"
                 : keep.equals(Resources.ZERO) ? "partitioned: origin below use, grants shrink to origin - the other side's use: YARN's"
@@ -107,8 +104,9 @@ public final class GrantArbiter {
         return new Decision(kTarget, yTarget, kPublish, yPublish, excess, Resources.ZERO, why, keep);
     }
 
-    /** One resource: {kTarget, yTarget, kPublish, yPublish, excess}. */
-    private static long[] partition(ArbitrationSettings s, Resources originR, SideState k, SideState y, ToLongFunction<Resources> r) {
+    /** One resource: {kTarget, yTarget, kPublish, yPublish, excess, yKeep}. */
+    private static long[] partition(ArbitrationSettings s, Resources originR, SideState k, SideState y, ToLongFunction<Resources> r,
+            boolean takeBack) {
         long origin = r.applyAsLong(originR);
         long kUsed = r.applyAsLong(k.used());
         long yUsed = r.applyAsLong(y.used());
@@ -139,10 +137,12 @@ public final class GrantArbiter {
             yTarget = yPublished;
             kTarget = Math.min(kTarget, Math.max(origin - r.applyAsLong(y.effectiveLimit()), kUsed));
         }
-        long kLimit = r.applyAsLong(k.effectiveLimit());
-        long yLimit = r.applyAsLong(y.effectiveLimit());
-        long kPublish = k.reachable() ? publish(kTarget, kUsed, origin - yLimit) : kPublished;
-        long yPublish = y.reachable() ? publish(yTarget, yUsed, origin - kLimit) : yPublished;
+        // What a side may enforce: its grant until it acknowledges a shrink, or its use when more (it holds more than its
+        // share, its grant below its use).
+        long kLimit = Math.max(r.applyAsLong(k.effectiveLimit()), kUsed);
+        long yLimit = Math.max(r.applyAsLong(y.effectiveLimit()), yUsed);
+        long kPublish = k.reachable() ? publish(kTarget, origin - yLimit) : kPublished;
+        long yPublish = y.reachable() ? publish(yTarget, origin - kLimit) : yPublished;
         // Sticky grants: the split of free moves a little each time a task starts or ends, and each move would be a
         // write (a node status at a thousand nodes). A side keeps its grant while its target is within the hysteresis of
         // it (Koordinator's default resourceDiffThreshold, 10 % of origin), the grant covers its use and fits beside what
@@ -158,24 +158,29 @@ public final class GrantArbiter {
                 && yPublished + Math.max(kPublish, kLimit) <= origin) {
             yPublish = yPublished;
         }
-        return new long[] {kTarget, yTarget, kPublish, yPublish, excess};
+        // YARN's grant below its use (above its share, or use above origin not taken back) keeps what it holds from
+        // preemption: its scheduler places nothing more there, and it shrinks to its grant as its containers end.
+        long keep = yPublish < yUsed && !(excess > 0 && takeBack) ? Math.max(origin, yUsed) : 0;
+        return new long[] {kTarget, yTarget, kPublish, yPublish, excess, keep};
     }
 
     /**
      * Never beyond the target and never into room the other side may still enforce (its grant until it
-     * acknowledges a shrink), except what the side already uses when its target allows that. A shrink
-     * therefore goes out at once (below use only when the target is: YARN's when origin fell below use),
-     * and a grow waits for the other side's acknowledgement.
+     * acknowledges a shrink, or its use when more), even below what the side uses: a grant held at use would let its
+     * scheduler refill the room of a task that ends while the other side may still fill its own. A shrink therefore goes
+     * out at once, a grow waits for the other side's acknowledgement, and YARN below its use keeps it from preemption.
      */
-    private static long publish(long target, long used, long roomLeftByOther) {
-        return Math.min(target, Math.max(used, roomLeftByOther));
+    private static long publish(long target, long roomLeftByOther) {
+        return Math.max(0, Math.min(target, roomLeftByOther));
     }
 
     /**
      * Kubernetes' part of origin, weighted max-min fair over what each side wants (its use plus its pending demand):
      * each side gets what it wants up to its weight's share of origin, what one side leaves goes to the other as far as
      * it wants it, and what nobody wants is split by the weights. Each side keeps at least {@code minimumShare} of origin
-     * (a side without demand can still start) and never less than it uses. So two sides with work waiting split origin
+     * (a side without demand can still start). A side may use more than its part (it took room the other did not
+     * want then): its grant is then its part, below its use, so it shrinks to it as its tasks end and the other side
+     * grows into what they free, without preemption. So two sides with work waiting split origin
      * by their weights however long their queues are (a queue's length says how much waits, not how much either
      * deserves; YARN's pending work is not even visible before its ApplicationMasters run), and the targets move when
      * origin or what a side wants does, not when a waiting task starts and pending becomes used.
@@ -195,8 +200,7 @@ public final class GrantArbiter {
         kPart += rest * wk;
         double least = s.minimumShare() * origin;
         kPart = Math.min(Math.max(kPart, least), origin - least);
-        long k = Math.max((long) Math.floor(kPart), kUsed);
-        return Math.min(k, origin - yUsed);
+        return (long) Math.floor(kPart);
     }
 
     private static long r(Resources x, ToLongFunction<Resources> f) {

@@ -74,7 +74,13 @@ public final class NodeDecision {
         Resources kubernetesUsed = f.calculation().batchUsed();
         explain.addAll(f.calculation().notes());
         Resources kPublished = f.currentBatch() == null ? Resources.ZERO : f.currentBatch();
-        SideState k = new SideState(kubernetesUsed, f.kubernetesDemand(), kPublished, kPublished, f.apiServerUp());
+        // A shrink just written: pods placed on the grant before it may still be bound, so YARN counts on the old grant.
+        Resources kInForce = f.kubernetesSettlingFrom() == null ? kPublished : kPublished.max(f.kubernetesSettlingFrom());
+        if (!kInForce.equals(kPublished)) {
+            explain.add("Kubernetes: its grant shrank moments ago; YARN counts on the earlier " + kInForce.cpuMilli()
+                    + " milli-cores until bindings decided on it have landed");
+        }
+        SideState k = new SideState(kubernetesUsed, f.kubernetesDemand(), kPublished, kInForce, f.apiServerUp());
         SideState y = yarnSide(f, origin, explain);
         if (!f.apiServerUp()) {
             explain.add("Kubernetes: informers are not watching: its grant is frozen and YARN does not grow into it");

@@ -22,9 +22,11 @@ import java.time.Instant;
  * @param apiServerUp   whether every informer is watching
  * @param priorFault    the node's input fault as of the last pass, null when none
  * @param excessSince   since when the node's use has been above its origin, as of the last pass; null when it is not
+ * @param kubernetesSettlingFrom the Kubernetes grant before a shrink written moments ago (bindings decided on it may
+ *                      still land), null when none
  */
 public record NodeFacts(String name, Node node, NodeCalculation.Metric metric, NodeCalculationMemo.Facts calculation,
         String configError, Resources currentBatch, Resources currentMid,
         NodeManagerIdentity.Resolution nodeManager, YarnFacts yarn, Resources yarnGranted, Resources kubernetesDemand,
-        boolean apiServerUp, InputFault priorFault, Instant excessSince, Instant now) {
+        boolean apiServerUp, InputFault priorFault, Instant excessSince, Instant now, Resources kubernetesSettlingFrom) {
 }

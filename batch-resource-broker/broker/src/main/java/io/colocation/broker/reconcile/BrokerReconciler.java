@@ -108,7 +108,7 @@ public final class BrokerReconciler implements Closeable {
         this.policy = arbitration.policy().name().toLowerCase(Locale.ROOT);
         // Checked right before each write: this replica still leads with the epoch it resumed.
         BooleanSupplier fenceHolds = () -> leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) == resumedEpoch;
-        this.kubernetesWriter = new KubernetesGrantWriter(kubernetes, fenceHolds);
+        this.kubernetesWriter = new KubernetesGrantWriter(kubernetes, fenceHolds, arbitration.kubernetesShrinkSettle());
         this.yarnWriter = new YarnGrantWriter(fenceHolds);
         this.reader = new NodeFactsReader(view, this.yarnSides, matchHostNames, calculations, kubernetesWriter, yarnWriter);
         this.publishers = Executors.newFixedThreadPool(publishThreads, Daemons.named("broker-publish"));
@@ -333,14 +333,14 @@ public final class BrokerReconciler implements Closeable {
 
     /**
      * The nodes an incremental pass decides: those whose Node, pods or NodeMetric changed, those whose YARN
-     * side moved since their ledger (use, applied capacity, grant, reachability), those without a ledger yet
-     * and those whose last write failed. Everything else keeps its ledger until the next full pass.
+     * side moved since their ledger (use, applied capacity, grant, reachability), those without a ledger yet,
+     * those whose last write failed and those whose Kubernetes shrink just settled. Everything else keeps its ledger until the next full pass.
      */
     private List<Node> changedNodes(List<Node> all, Set<String> changed, NodeFactsReader.Pass pass) {
         List<Node> out = new ArrayList<>();
         for (Node node : all) {
             String name = node.getMetadata().getName();
-            if (changed.contains(name) || retry.contains(name) || yarnMoved(name, pass)) {
+            if (changed.contains(name) || retry.contains(name) || yarnMoved(name, pass) || kubernetesWriter.settledSinceAsked(name)) {
                 out.add(node);
             }
         }

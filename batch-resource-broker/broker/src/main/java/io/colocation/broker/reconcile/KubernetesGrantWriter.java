@@ -8,6 +8,7 @@ import io.colocation.broker.kube.PublicationThreshold;
 import io.colocation.broker.ledger.NodeLedger.Publication;
 import io.colocation.model.Resources;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
@@ -34,10 +35,32 @@ final class KubernetesGrantWriter {
     private final Map<String, Publication> last = new ConcurrentHashMap<>();
     /** The origin this leader last wrote to each node's annotation. */
     private final Map<String, Resources> originWritten = new ConcurrentHashMap<>();
+    /** A shrink written less than {@code settle} ago: the grant before it and when (System.nanoTime). */
+    private final Map<String, Shrink> settling = new ConcurrentHashMap<>();
+    private final Duration settle;
 
-    KubernetesGrantWriter(KubernetesSide side, BooleanSupplier fenceHolds) {
+    private record Shrink(Resources from, long atNanos) {
+    }
+
+    KubernetesGrantWriter(KubernetesSide side, BooleanSupplier fenceHolds, Duration settle) {
         this.side = side;
         this.fenceHolds = fenceHolds;
+        this.settle = settle;
+    }
+
+    /**
+     * The Batch grant before a shrink this leader wrote less than the settle time ago, else null: the k8s-scheduler may
+     * still bind pods it placed on that grant, so YARN does not grow into the shrink yet.
+     */
+    Resources settlingFrom(String node) {
+        Shrink s = settling.get(node);
+        return s == null || System.nanoTime() - s.atNanos() >= settle.toNanos() ? null : s.from();
+    }
+
+    /** Whether a shrink of the node has settled since last asked (no event announces it: the node is to be decided). */
+    boolean settledSinceAsked(String node) {
+        Shrink s = settling.get(node);
+        return s != null && System.nanoTime() - s.atNanos() >= settle.toNanos() && settling.remove(node, s);
     }
 
     /** What this leader wrote to the node since it took the lead, null if nothing (or not leading). */
@@ -68,6 +91,12 @@ final class KubernetesGrantWriter {
         Publication pub;
         try {
             side.publish(w.node(), w.object(), p);
+            Resources before = w.currentBatch();
+            if (before != null && !settle.isZero() && (batch == null || batch.cpuMilli() < before.cpuMilli()
+                    || batch.memoryBytes() < before.memoryBytes())) {
+                Shrink earlier = settling.get(w.node());
+                settling.put(w.node(), new Shrink(earlier == null ? before : earlier.from().max(before), System.nanoTime()));
+            }
             written.put(w.node(), new Written(batch, mid, now));
             originWritten.put(w.node(), w.origin());
             LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", w.node(), describe(batch), reason,
@@ -82,12 +111,13 @@ final class KubernetesGrantWriter {
     }
 
     /**
-     * Before YARN's grant grows to {@code yarnGrant}: makes the node's origin annotation cover it with the Kubernetes
-     * grant in force, writing the node's current origin when the annotation shows less (the status thresholds may have
-     * left it behind). Returns false when that write failed: the grow must wait.
+     * Before YARN's grant grows to {@code yarnGrant}: makes the node's origin annotation cover it with what Kubernetes
+     * may hold (its grant in force, or its use when more: pods bound before a shrink), writing the node's current origin
+     * when the annotation shows less (the status thresholds may have left it behind). Returns false when that write
+     * failed: the grow must wait.
      */
     boolean coverBeforeGrow(NodeWork w, Resources kubernetesGrant, Resources yarnGrant) {
-        Resources needed = kubernetesGrant.plus(yarnGrant);
+        Resources needed = kubernetesGrant.max(w.kubernetesUsed()).plus(yarnGrant);
         Resources shown = originWritten.containsKey(w.node()) ? originWritten.get(w.node()) : NodeStatusPublisher.annotatedOrigin(w.object());
         boolean covered = shown != null && shown.cpuMilli() >= needed.cpuMilli() && shown.memoryBytes() >= needed.memoryBytes();
         boolean helps = shown == null || w.origin().cpuMilli() > shown.cpuMilli() || w.origin().memoryBytes() > shown.memoryBytes();
@@ -108,12 +138,14 @@ final class KubernetesGrantWriter {
     void forget() {
         written.clear();
         originWritten.clear();
+        settling.clear();
     }
 
     void retain(Collection<String> nodes) {
         written.keySet().retainAll(nodes);
         last.keySet().retainAll(nodes);
         originWritten.keySet().retainAll(nodes);
+        settling.keySet().retainAll(nodes);
     }
 
     /** Batch as the log shows it: milli-cores and MiB, or "removed". */

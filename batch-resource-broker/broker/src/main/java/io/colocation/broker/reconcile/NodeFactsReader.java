@@ -106,7 +106,7 @@ final class NodeFactsReader {
             if (config == null) {
                 Carried carried = carried(node);
                 return new NodeFacts(name, node, null, null, configError, carried.batch(), carried.mid(), new NodeManagerIdentity.Resolution(null, null),
-                        null, null, kubernetesDemand, apiServerUp, prior, excessSince, now);
+                        null, null, kubernetesDemand, apiServerUp, prior, excessSince, now, null);
             }
             List<Pod> pods = view.podsOn(name);
             Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
@@ -120,7 +120,7 @@ final class NodeFactsReader {
             return new NodeFacts(name, node, metric, calculation, configError,
                     written != null ? written.batch() : calculation.publishedBatch(),
                     written != null ? written.mid() : calculation.publishedMid(), nm, yarnFacts, granted, kubernetesDemand,
-                    apiServerUp, prior, excessSince, now);
+                    apiServerUp, prior, excessSince, now, leading ? kubernetesWriter.settlingFrom(name) : null);
         }
 
         /** Batch and Mid the node carries as this replica knows them: what it wrote as leader, else the node's status. */

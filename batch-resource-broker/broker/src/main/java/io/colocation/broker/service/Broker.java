@@ -86,7 +86,8 @@ public final class Broker implements Managed {
         ArbitrationSettings arbitration = new ArbitrationSettings(
                 GrantPolicy.valueOf(config.arbitration.policy.toUpperCase(Locale.ROOT)), config.arbitration.kubernetesWeight,
                 config.arbitration.yarnWeight, config.arbitration.minimumShare,
-                java.time.Duration.ofSeconds(config.arbitration.takeBackAfterSeconds), config.arbitration.takeBackCpu);
+                java.time.Duration.ofSeconds(config.arbitration.takeBackAfterSeconds), config.arbitration.takeBackCpu,
+                java.time.Duration.ofMillis(config.arbitration.kubernetesShrinkSettleMillis));
         zk = CuratorFrameworkFactory.builder().connectString(config.zookeeper.connect)
                 .sessionTimeoutMs(config.zookeeper.sessionTimeoutMs)
                 .connectionTimeoutMs(config.zookeeper.connectionTimeoutMs)

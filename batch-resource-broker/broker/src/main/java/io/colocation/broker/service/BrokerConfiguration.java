@@ -106,6 +106,14 @@ public class BrokerConfiguration extends Configuration {
         /** Whether CPU above origin is taken back by preemption too (false: by the koordlet's throttling and evictions). */
         @JsonProperty
         public boolean takeBackCpu = false;
+        /**
+         * How long after a Kubernetes grant shrank YARN still counts on the old one (wall time): a pod the k8s-scheduler
+         * placed on the old grant may be bound after the shrink.
+         */
+        @Min(0)
+        @Max(60_000)
+        @JsonProperty
+        public long kubernetesShrinkSettleMillis = 2_000;
     }
 
     public static class SyncSettings {

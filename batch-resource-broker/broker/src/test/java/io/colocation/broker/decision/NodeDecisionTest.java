@@ -56,7 +56,7 @@ class NodeDecisionTest {
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, List.of(), metric, NOW);
         NodeCalculationMemo.Facts calculation = new NodeCalculationMemo.Facts(outcome, Resources.ZERO, null, null, List.of());
         return change.apply(new NodeFacts("n1", node, metric, calculation, null, null, null, new NodeManagerIdentity.Resolution(null, null),
-                null, null, Resources.ZERO, true, null, null, NOW));
+                null, null, Resources.ZERO, true, null, null, NOW, null));
     }
 
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm) {
@@ -66,7 +66,7 @@ class NodeDecisionTest {
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm,
             java.time.Instant excessSince) {
         return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.configError(), f.currentBatch(), f.currentMid(), nm,
-                yarn, yarnGranted, f.kubernetesDemand(), f.apiServerUp(), prior, excessSince, f.now());
+                yarn, yarnGranted, f.kubernetesDemand(), f.apiServerUp(), prior, excessSince, f.now(), f.kubernetesSettlingFrom());
     }
 
     private static YarnFacts yarn(Resources used) {
@@ -86,7 +86,7 @@ class NodeDecisionTest {
         return Stream.of(
                 row("no usable config: frozen, reported by the config's own check", facts(healthy, f -> new NodeFacts(f.name(), f.node(),
                         null, null, "ConfigMap broken", new Resources(1, 1), null, f.nodeManager(), null, null, f.kubernetesDemand(), true,
-                        null, null, NOW)), w -> {
+                        null, null, NOW, null)), w -> {
                             assertEquals("ConfigMap broken", w.frozen());
                             assertNull(w.report());
                             assertEquals(new Resources(1, 1), w.currentBatch());

@@ -81,6 +81,23 @@ class BrokerReconcilerTest {
     }
 
     @Test
+    void yarnGrowsIntoAKubernetesShrinkOnlyOnceBindingsDecidedOnTheOldGrantHadTimeToLand() throws Exception {
+        passes(3);
+        assertEquals(2800, ledger("n1").kubernetesGrant().cpuMilli(), "nobody wants anything: origin 5600 split by the weights");
+        yarn.use("h1:8041", 3, 3072); // YARN wants more than its half: Kubernetes' grant shrinks, YARN's grows
+        passes(3);
+        NodeLedger shrunk = ledger("n1");
+        assertEquals(1300, shrunk.kubernetesGrant().cpuMilli(), shrunk.toString());
+        assertEquals(2, yarn.grant("h1:8041").orElseThrow().vcores(), "YARN still counts on Kubernetes' earlier 2800");
+        assertTrue(yarn.grant("h1:8041").orElseThrow().keepVcores() >= 3, "below its use of 3, which is kept from preemption");
+        Thread.sleep(ArbitrationSettings.DEFAULT_KUBERNETES_SHRINK_SETTLE.toMillis() + 100);
+        passes(2);
+        NodeLedger settled = ledger("n1");
+        assertEquals(4, yarn.grant("h1:8041").orElseThrow().vcores(), "grown into the shrink once it settled: " + settled);
+        assertTrue(settled.kubernetesGrant().plus(settled.yarnGrant()).cpuMilli() <= settled.origin().cpuMilli(), settled.toString());
+    }
+
+    @Test
     void aQuietPassWritesNothing() {
         passes(3);
         int writes = kubernetes.writes.get();
@@ -119,7 +136,7 @@ class BrokerReconcilerTest {
         ManualClock clock = new ManualClock(Instant.now());
         reconciler.close();
         ArbitrationSettings takeBackCpu = new ArbitrationSettings(GrantPolicy.PARTITIONED, 1, 1, 0.1,
-                ArbitrationSettings.DEFAULT_TAKE_BACK_AFTER, true);
+                ArbitrationSettings.DEFAULT_TAKE_BACK_AFTER, true, Duration.ZERO);
         reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, takeBackCpu, false, 2,
                 ledger, clock, Duration.ofHours(1));
         passes(3);
@@ -151,9 +168,11 @@ class BrokerReconcilerTest {
     }
 
     @Test
-    void aKoordletReleaseHoldsYarnAtItsLimitUntilItExpiresAndAMalformedOneIsNamed() {
+    void aKoordletReleaseHoldsYarnAtItsLimitUntilItExpiresAndAMalformedOneIsNamed() throws Exception {
         passes(3);
         yarn.use("h1:8041", 3, 3072);
+        passes(2);
+        Thread.sleep(ArbitrationSettings.DEFAULT_KUBERNETES_SHRINK_SETTLE.toMillis() + 100); // Kubernetes' shrink settles
         passes(2);
         long before = yarn.grant("h1:8041").orElseThrow().vcores();
         assertTrue(before >= 3, "YARN's grant covers its use: " + before);
