@@ -151,11 +151,6 @@ public final class NodeSimulator implements AutoCloseable {
 
     @Override
     public void close() {
-        loop.shutdownNow();
-        try {
-            loop.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Daemons.stop(5, loop);
     }
 }

@@ -178,14 +178,8 @@ public final class SimulatedKubelets implements AutoCloseable {
         conditions.addObject().put("type", "Ready").put("status", "True").put("lastTransitionTime", now);
         ArrayNode containers = status.putArray("containerStatuses");
         for (var c : pod.getSpec().getContainers()) {
-            ObjectNode s = containers.addObject();
-            s.put("name", c.getName());
-            s.put("image", c.getImage() == null ? "" : c.getImage());
-            s.put("imageID", "");
-            s.put("ready", true);
+            ObjectNode s = containerStatus(containers, pod, c, true);
             s.put("started", true);
-            s.put("restartCount", 0);
-            s.put("containerID", "containerd://" + pod.getMetadata().getUid().replace("-", "") + c.getName());
             s.putObject("state").putObject("running").put("startedAt", now);
         }
         return status;
@@ -202,17 +196,22 @@ public final class SimulatedKubelets implements AutoCloseable {
         conditions.addObject().put("type", "Ready").put("status", "False").put("reason", "PodCompleted").put("lastTransitionTime", now);
         ArrayNode containers = status.putArray("containerStatuses");
         for (var c : pod.getSpec().getContainers()) {
-            ObjectNode s = containers.addObject();
-            s.put("name", c.getName());
-            s.put("image", c.getImage() == null ? "" : c.getImage());
-            s.put("imageID", "");
-            s.put("ready", false);
-            s.put("restartCount", 0);
-            s.put("containerID", "containerd://" + pod.getMetadata().getUid().replace("-", "") + c.getName());
-            s.putObject("state").putObject("terminated").put("exitCode", succeeded ? 0 : 137)
+            containerStatus(containers, pod, c, false).putObject("state").putObject("terminated").put("exitCode", succeeded ? 0 : 137)
                     .put("reason", succeeded ? "Completed" : "OOMKilled").put("finishedAt", now);
         }
         return status;
+    }
+
+    /** A container's status as a kubelet writes it, without its state. */
+    private static ObjectNode containerStatus(ArrayNode containers, Pod pod, io.fabric8.kubernetes.api.model.Container c, boolean ready) {
+        ObjectNode s = containers.addObject();
+        s.put("name", c.getName());
+        s.put("image", c.getImage() == null ? "" : c.getImage());
+        s.put("imageID", "");
+        s.put("ready", ready);
+        s.put("restartCount", 0);
+        s.put("containerID", "containerd://" + pod.getMetadata().getUid().replace("-", "") + c.getName());
+        return s;
     }
 
     private void patchStatus(Pod pod, ObjectNode status) {
@@ -244,11 +243,6 @@ public final class SimulatedKubelets implements AutoCloseable {
 
     @Override
     public void close() {
-        writers.shutdownNow();
-        try {
-            writers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Daemons.stop(5, writers);
     }
 }

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -231,11 +230,6 @@ public final class BatchWorkload implements SimulatedKubelets.PodEndings, AutoCl
 
     @Override
     public void close() {
-        writers.shutdownNow();
-        try {
-            writers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Daemons.stop(5, writers);
     }
 }

@@ -288,14 +288,7 @@ public final class SimulatedYarn implements AutoCloseable {
 
     @Override
     public void close() {
-        nodeLoop.shutdownNow();
-        amLoop.shutdownNow();
-        try {
-            nodeLoop.awaitTermination(5, TimeUnit.SECONDS);
-            amLoop.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Daemons.stop(5, nodeLoop, amLoop);
         rm.stop();
         QueueMetrics.clearQueueMetrics();
     }

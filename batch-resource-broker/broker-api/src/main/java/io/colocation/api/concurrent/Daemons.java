@@ -1,5 +1,6 @@
 package io.colocation.api.concurrent;
 
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -34,5 +35,19 @@ public final class Daemons {
                 failure.accept(e);
             }
         }, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops {@code pools} (their threads interrupted) and waits up to {@code seconds} for each to end. */
+    public static void stop(long seconds, ExecutorService... pools) {
+        for (ExecutorService p : pools) {
+            p.shutdownNow();
+        }
+        try {
+            for (ExecutorService p : pools) {
+                p.awaitTermination(seconds, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
