@@ -20,6 +20,11 @@ public record Resources(long cpuMilli, long memoryBytes) {
         return new Resources(Math.min(cpuMilli, o.cpuMilli), Math.min(memoryBytes, o.memoryBytes));
     }
 
+    /** Whether both figures are at most {@code o}'s. */
+    public boolean fitsIn(Resources o) {
+        return cpuMilli <= o.cpuMilli && memoryBytes <= o.memoryBytes;
+    }
+
     public Resources atLeastZero() {
         return max(ZERO);
     }

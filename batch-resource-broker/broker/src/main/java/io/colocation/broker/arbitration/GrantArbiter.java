@@ -6,7 +6,8 @@ import java.util.function.ToLongFunction;
 /**
  * The arbitration promise of ARCHITECTURE.md for one node, as a pure function. Partitioned: with
  * origin is split weighted max-min fair over what each side wants, its use plus its pending demand ({@link #kubernetesTarget};
- * each side keeping at least the minimum share and never less than it uses), so {@code k8sGrant + yarnGrant <= origin}; a shrink is
+ * each side keeping at least the minimum share, its grant below its use when it holds more), so
+ * {@code k8sGrant + yarnGrant <= origin}; a shrink is
  * published at once, a grow only into room the other side's acknowledged limit leaves (a side may even
  * stay below its target until the other side acknowledges its shrink); an unreachable
  * side keeps its grant and the other side does not grow into it. When origin falls below what is used,
@@ -201,9 +202,5 @@ public final class GrantArbiter {
         double least = s.minimumShare() * origin;
         kPart = Math.min(Math.max(kPart, least), origin - least);
         return (long) Math.floor(kPart);
-    }
-
-    private static long r(Resources x, ToLongFunction<Resources> f) {
-        return f.applyAsLong(x);
     }
 }

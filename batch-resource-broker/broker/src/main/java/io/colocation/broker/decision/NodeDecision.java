@@ -87,7 +87,7 @@ public final class NodeDecision {
         }
         Instant excessSince = null;
         boolean takeBack = true;
-        if (!drained && f.yarn() != null && !k.used().plus(y.used()).minus(origin).atLeastZero().equals(Resources.ZERO)) {
+        if (!drained && f.yarn() != null && !k.used().plus(y.used()).fitsIn(origin)) {
             excessSince = f.excessSince() != null ? f.excessSince() : f.now();
             takeBack = !f.now().isBefore(excessSince.plus(arbitration.takeBackAfter()));
             explain.add("use above origin since " + excessSince + (takeBack ? ": taken back now (takeBackAfterSeconds "

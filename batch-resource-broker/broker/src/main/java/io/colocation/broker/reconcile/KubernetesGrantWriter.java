@@ -54,13 +54,17 @@ final class KubernetesGrantWriter {
      */
     Resources settlingFrom(String node) {
         Shrink s = settling.get(node);
-        return s == null || System.nanoTime() - s.atNanos() >= settle.toNanos() ? null : s.from();
+        return s == null || settled(s) ? null : s.from();
     }
 
     /** Whether a shrink of the node has settled since last asked (no event announces it: the node is to be decided). */
     boolean settledSinceAsked(String node) {
         Shrink s = settling.get(node);
-        return s != null && System.nanoTime() - s.atNanos() >= settle.toNanos() && settling.remove(node, s);
+        return s != null && settled(s) && settling.remove(node, s);
+    }
+
+    private boolean settled(Shrink s) {
+        return System.nanoTime() - s.atNanos() >= settle.toNanos();
     }
 
     /** What this leader wrote to the node since it took the lead, null if nothing (or not leading). */
@@ -92,8 +96,7 @@ final class KubernetesGrantWriter {
         try {
             side.publish(w.node(), w.object(), p);
             Resources before = w.currentBatch();
-            if (before != null && !settle.isZero() && (batch == null || batch.cpuMilli() < before.cpuMilli()
-                    || batch.memoryBytes() < before.memoryBytes())) {
+            if (before != null && !settle.isZero() && (batch == null || !before.fitsIn(batch))) {
                 Shrink earlier = settling.get(w.node());
                 settling.put(w.node(), new Shrink(earlier == null ? before : earlier.from().max(before), System.nanoTime()));
             }
@@ -119,8 +122,8 @@ final class KubernetesGrantWriter {
     boolean coverBeforeGrow(NodeWork w, Resources kubernetesGrant, Resources yarnGrant) {
         Resources needed = kubernetesGrant.max(w.kubernetesUsed()).plus(yarnGrant);
         Resources shown = originWritten.containsKey(w.node()) ? originWritten.get(w.node()) : NodeStatusPublisher.annotatedOrigin(w.object());
-        boolean covered = shown != null && shown.cpuMilli() >= needed.cpuMilli() && shown.memoryBytes() >= needed.memoryBytes();
-        boolean helps = shown == null || w.origin().cpuMilli() > shown.cpuMilli() || w.origin().memoryBytes() > shown.memoryBytes();
+        boolean covered = shown != null && needed.fitsIn(shown);
+        boolean helps = shown == null || !w.origin().fitsIn(shown);
         if (covered || !helps || !fenceHolds.getAsBoolean()) {
             return true;
         }

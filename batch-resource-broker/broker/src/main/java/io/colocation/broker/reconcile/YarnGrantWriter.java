@@ -79,8 +79,9 @@ final class YarnGrantWriter {
         YarnSide.Usage yarn = YarnUnits.toYarn(grant);
         YarnSide.Usage kept = YarnUnits.toYarn(keep);
         Resources wanted = YarnUnits.of(yarn);
+        Resources keptWanted = YarnUnits.of(kept);
         Resources before = published.get(w.node());
-        if (wanted.equals(before) && YarnUnits.of(kept).equals(keptPublished.getOrDefault(w.node(), Resources.ZERO))
+        if (wanted.equals(before) && keptWanted.equals(keptPublished.getOrDefault(w.node(), Resources.ZERO))
                 || !fenceHolds.getAsBoolean()) {
             return new Result(last.get(w.node()), null);
         }
@@ -91,7 +92,7 @@ final class YarnGrantWriter {
         try {
             g = side.publish(w.yarn().nodeId(), yarn.vcores(), yarn.memoryMB(), kept);
             published.put(w.node(), wanted);
-            keptPublished.put(w.node(), YarnUnits.of(kept));
+            keptPublished.put(w.node(), keptWanted);
             LOG.info("node {}: YARN {} grant {} vcores / {} MiB{} (epoch {}, version {}; {})", w.node(), w.yarn().nodeId(), yarn.vcores(),
                     yarn.memoryMB(), kept.equals(YarnSide.Usage.NONE) ? ""
                             : ", keeping " + kept.vcores() + " vcores / " + kept.memoryMB() + " MiB from preemption",
