@@ -1,6 +1,7 @@
 package io.colocation.localclusters.kube;
 
 import io.colocation.api.KoordinatorKeys;
+import io.colocation.localclusters.process.PartFailedException;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -56,6 +58,37 @@ public final class ColocationObjects {
             }
         }
         throw new IllegalStateException(kind + " CRD " + crdFile + " not served after 30 s");
+    }
+
+    /**
+     * What a cluster admin applies before the parts start: the CRDs of {@code conf/kubernetes/crds} (NodeMetric, NodeSLO,
+     * PodGroup), its priority classes, {@code namespaces}, and the slo-controller-config ConfigMap in koordinator-system
+     * with {@code sloConfig} (key → JSON value). Anything that fails is a {@link PartFailedException} naming conf/kubernetes.
+     */
+    public static void installAdminObjects(KubernetesClient client, Path confDir, List<String> namespaces, Map<String, String> sloConfig)
+            throws PartFailedException {
+        Path kube = confDir.resolve("kubernetes");
+        try {
+            installNodeMetricCrd(client, kube.resolve("crds/slo.koordinator.sh_nodemetrics.yaml"));
+            installCrd(client, kube.resolve("crds/slo.koordinator.sh_nodeslos.yaml"), KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO");
+            installCrd(client, kube.resolve("crds/scheduling.sigs.k8s.io_podgroups.yaml"), "scheduling.sigs.k8s.io/v1alpha1", "PodGroup");
+            try (InputStream in = Files.newInputStream(kube.resolve("priority-classes.yaml"))) {
+                for (var item : client.load(in).items()) {
+                    client.resource(item).createOr(NonDeletingOperation::update);
+                }
+            }
+            for (String ns : namespaces) {
+                namespace(client, ns);
+            }
+            client.configMaps().inNamespace("koordinator-system").resource(new ConfigMapBuilder().withNewMetadata()
+                    .withName(KoordinatorKeys.SLO_CONFIGMAP_NAME).withNamespace("koordinator-system").endMetadata()
+                    .addToData(sloConfig).build()).createOr(NonDeletingOperation::update);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new PartFailedException("cluster objects (conf/kubernetes)", String.valueOf(e.getMessage()), null);
+        }
     }
 
     public static void namespace(KubernetesClient client, String name) {

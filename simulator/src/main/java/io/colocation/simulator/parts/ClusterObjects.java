@@ -3,14 +3,10 @@ package io.colocation.simulator.parts;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.localclusters.process.PartFailedException;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a cluster admin applies before the parts start: the CRDs and priority classes from {@code conf/kubernetes/}, the
@@ -46,33 +42,7 @@ public final class ClusterObjects {
     }
 
     public static void apply(KubernetesClient client, Path confDir, List<String> namespaces) throws PartFailedException {
-        Path kube = confDir.resolve("kubernetes");
-        try {
-            ColocationObjects.installCrd(client, kube.resolve("crds/slo.koordinator.sh_nodemetrics.yaml"),
-                    KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
-            ColocationObjects.installCrd(client, kube.resolve("crds/slo.koordinator.sh_nodeslos.yaml"),
-                    KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO");
-            ColocationObjects.installCrd(client, kube.resolve("crds/scheduling.sigs.k8s.io_podgroups.yaml"), "scheduling.sigs.k8s.io/v1alpha1",
-                    "PodGroup");
-            try (InputStream in = Files.newInputStream(kube.resolve("priority-classes.yaml"))) {
-                for (var item : client.load(in).items()) {
-                    client.resource(item).createOr(NonDeletingOperation::update);
-                }
-            }
-            for (String ns : namespaces) {
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-                        .createOr(NonDeletingOperation::update);
-            }
-            client.configMaps().inNamespace("koordinator-system").resource(new ConfigMapBuilder().withNewMetadata()
-                    .withName(KoordinatorKeys.SLO_CONFIGMAP_NAME).withNamespace("koordinator-system").endMetadata()
-                    .addToData(KoordinatorKeys.COLOCATION_CONFIG_KEY, COLOCATION)
-                    .addToData("resource-threshold-config", RESOURCE_THRESHOLDS).build())
-                    .createOr(NonDeletingOperation::update);
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            throw new PartFailedException("cluster objects (conf/kubernetes)", String.valueOf(e.getMessage()), null);
-        }
+        ColocationObjects.installAdminObjects(client, confDir, namespaces, Map.of(KoordinatorKeys.COLOCATION_CONFIG_KEY, COLOCATION,
+                "resource-threshold-config", RESOURCE_THRESHOLDS));
     }
 }
