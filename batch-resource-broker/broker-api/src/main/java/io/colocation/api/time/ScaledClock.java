@@ -74,11 +74,6 @@ public final class ScaledClock extends Clock {
         return originMillis;
     }
 
-    /** Simulated milliseconds for {@code realMillis} of wall time. */
-    public long simulated(long realMillis) {
-        return Math.round(realMillis * speed);
-    }
-
     /** Wall-clock milliseconds that {@code simulatedMillis} take (at least 1 for a positive span). */
     public long real(long simulatedMillis) {
         return simulatedMillis <= 0 ? 0 : Math.max(1, Math.round(simulatedMillis / speed));

@@ -86,7 +86,7 @@ public final class EventRecorder implements AutoCloseable {
     private record SimilarKey(Involved about, String type, String reason, String host) {
     }
 
-    /** The distinct messages of similar Events seen since {@code last} minus the window. */
+    /** The distinct messages of similar Events seen since {@code last} minus the window, up to {@link #SIMILAR_MAX}. */
     private static final class Similar {
         final java.util.Set<String> messages = new java.util.HashSet<>();
         Instant last;
@@ -255,7 +255,9 @@ public final class EventRecorder implements AutoCloseable {
             seen.messages.clear();
         }
         seen.last = now;
-        seen.messages.add(message);
+        if (seen.messages.size() < SIMILAR_MAX) { // past it every message is combined: no need to keep more of them
+            seen.messages.add(message);
+        }
         return seen.messages.size() >= SIMILAR_MAX;
     }
 
