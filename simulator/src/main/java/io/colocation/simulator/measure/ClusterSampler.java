@@ -2,6 +2,8 @@ package io.colocation.simulator.measure;
 
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
+import io.colocation.model.Resources;
+import io.colocation.model.node.NodeAnnotations;
 import io.colocation.simulator.host.HostAgent;
 import io.colocation.simulator.host.SimulatedHost;
 import io.colocation.simulator.kube.SharedWatches;
@@ -9,8 +11,6 @@ import io.colocation.simulator.yarn.SimulatedYarn;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +25,6 @@ import java.util.Map;
  * ({@link #overcommit}).
  */
 public final class ClusterSampler {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The cluster at one sample: cores averaged over the interval, memory now, Batch as published. */
     public record Sample(long timeMillis, double seconds, double capacityCores, double online, double system, double kubernetes, double yarn,
@@ -168,17 +167,9 @@ public final class ClusterSampler {
 
     /** The node's published Batch CPU (milli-cores); -1 before the broker published any. */
     public static long originOf(Node node) {
-        String json = node == null || node.getMetadata().getAnnotations() == null ? null
-                : node.getMetadata().getAnnotations().get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
-        if (json == null) {
-            return -1;
-        }
-        try {
-            JsonNode cpu = JSON.readTree(json).path("resources").path(ResourceNames.BATCH_CPU);
-            return cpu.isMissingNode() ? -1 : Long.parseLong(cpu.asText());
-        } catch (Exception e) {
-            return -1;
-        }
+        Resources origin = node == null || node.getMetadata().getAnnotations() == null ? null
+                : NodeAnnotations.originBatch(node.getMetadata().getAnnotations().get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE));
+        return origin == null ? -1 : origin.cpuMilli();
     }
 
     private static long allocatable(Node node, String resource) {

@@ -11,6 +11,7 @@ import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.PriorityClass;
 import io.colocation.api.ResourceNames;
 import io.colocation.model.Resources;
+import io.colocation.model.node.NodeAnnotations;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -87,23 +88,17 @@ public final class NodeStatusPublisher implements KubernetesSide {
 
     @Override
     public void publishOrigin(String nodeName, BatchPublication p) throws IOException {
-        ObjectNode patch = JSON.createObjectNode();
-        patch.putObject("metadata").putObject("annotations").put(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE,
-                originExtendedAllocatable(null, p.origin()));
-        try {
-            Patches.merge(client, new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(nodeName).endMetadata()
-                    .build(), JSON.writeValueAsString(patch));
-        } catch (KubernetesClientException e) {
-            throw new IOException("cannot annotate Node " + nodeName + ": " + e.getMessage(), e);
-        }
+        mergeAnnotations(nodeName, Map.of(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE, originExtendedAllocatable(null, p.origin())));
     }
 
     /** Writes the annotations that differ from {@code node}'s (a merge patch of those keys); null when nothing changed. */
     private Node annotate(String nodeName, Node node, BatchPublication p) throws IOException {
         Map<String, String> annotations = annotations(node, p);
-        if (annotations.isEmpty()) {
-            return null;
-        }
+        return annotations.isEmpty() ? null : mergeAnnotations(nodeName, annotations);
+    }
+
+    /** A merge patch of {@code annotations} onto the Node; returns the Node as written. */
+    private Node mergeAnnotations(String nodeName, Map<String, String> annotations) throws IOException {
         ObjectNode patch = JSON.createObjectNode();
         ObjectNode a = patch.putObject("metadata").putObject("annotations");
         annotations.forEach(a::put);
@@ -118,17 +113,7 @@ public final class NodeStatusPublisher implements KubernetesSide {
     /** The Batch the node's origin annotation shows; null when it has none or it cannot be read. */
     public static Resources annotatedOrigin(Node node) {
         Map<String, String> a = node == null || node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
-        String json = a == null ? null : a.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
-        if (json == null) {
-            return null;
-        }
-        try {
-            JsonNode r = JSON.readTree(json).path("resources");
-            return new Resources(Long.parseLong(r.path(ResourceNames.BATCH_CPU).asText()), Long.parseLong(r.path(ResourceNames.BATCH_MEMORY)
-                    .asText()));
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return NodeAnnotations.originBatch(a == null ? null : a.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE));
     }
 
     @Override

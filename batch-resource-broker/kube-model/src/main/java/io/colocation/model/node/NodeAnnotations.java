@@ -28,6 +28,23 @@ public final class NodeAnnotations {
     private NodeAnnotations() {
     }
 
+    /**
+     * The Batch that {@code node.koordinator.sh/originExtendedAllocatable} shows ({@code resources} batch-cpu in milli-cores,
+     * batch-memory in bytes); null when the annotation is absent or cannot be read.
+     */
+    public static Resources originBatch(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            JsonNode r = JSON.readTree(json).path("resources");
+            return new Resources(Long.parseLong(r.path(ResourceNames.BATCH_CPU).asText()),
+                    Long.parseLong(r.path(ResourceNames.BATCH_MEMORY).asText()));
+        } catch (JsonProcessingException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** {@code node.koordinator.sh/reservation}: resources, with reservedCPUs' count replacing the CPU. */
     public static Resources reservation(String json, String where, List<String> notes) throws InvalidInputException {
         if (json == null) {

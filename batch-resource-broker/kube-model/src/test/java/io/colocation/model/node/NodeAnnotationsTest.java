@@ -14,6 +14,15 @@ import org.junit.jupiter.api.Test;
 class NodeAnnotationsTest {
 
     @Test
+    void theOriginAnnotationIsReadAsTheBrokerWritesItAndAnUnreadableOneIsNone() {
+        assertEquals(new Resources(7297, 46511909676L), NodeAnnotations.originBatch(
+                "{\"resources\":{\"kubernetes.io/batch-cpu\":\"7297\",\"kubernetes.io/batch-memory\":\"46511909676\"}}"));
+        assertNull(NodeAnnotations.originBatch(null));
+        assertNull(NodeAnnotations.originBatch("{not json"));
+        assertNull(NodeAnnotations.originBatch("{\"resources\":{\"kubernetes.io/batch-cpu\":\"7297\"}}"), "memory missing");
+    }
+
+    @Test
     void countsLinuxCpuListsAndRefusesAbsurdOnes() {
         assertEquals(5, NodeAnnotations.countCpus("0-3,8"));
         assertEquals(4, NodeAnnotations.countCpus("0-3,2-3"));
