@@ -6,6 +6,7 @@
 #
 #   dev/install-kube-apiserver.sh                       # prints the directory holding kube-apiserver, etcd, kubectl
 #   dev/install-kube-apiserver.sh --with-kube-scheduler # also builds kube-scheduler (the k8s-scheduler benchmark)
+#   dev/install-kube-apiserver.sh --with-kubelet        # also builds kubelet (a real node on the test host)
 #
 # Cache: ${COLOCATION_CACHE:-$HOME/.cache/colocation}/kube-1.20.2/bin
 set -euo pipefail
@@ -20,7 +21,8 @@ wanted=(kube-apiserver)
 for arg in "$@"; do
   case "$arg" in
     --with-kube-scheduler) wanted+=(kube-scheduler) ;;
-    *) log "unknown argument: $arg (known: --with-kube-scheduler)"; exit 2 ;;
+    --with-kubelet) wanted+=(kubelet) ;;
+    *) log "unknown argument: $arg (known: --with-kube-scheduler, --with-kubelet)"; exit 2 ;;
   esac
 done
 missing=()
@@ -92,5 +94,7 @@ fi
 ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
 if command -v kubectl >/dev/null; then ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"; fi
 "$BIN_DIR/kube-apiserver" --version >&2
-if [ -x "$BIN_DIR/kube-scheduler" ]; then "$BIN_DIR/kube-scheduler" --version >&2; fi
+for b in kube-scheduler kubelet; do
+  if [ -x "$BIN_DIR/$b" ]; then "$BIN_DIR/$b" --version >&2; fi
+done
 echo "$BIN_DIR"

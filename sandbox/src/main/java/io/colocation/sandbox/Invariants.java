@@ -19,6 +19,10 @@ public final class Invariants {
         if (s.batchPodsSubmitted() == 0 || s.kubernetesUsedCoresPeak() <= 0) {
             broken.add("Kubernetes batch pods did not use Batch");
         }
+        if (s.batchPodsConverted() != s.batchPodsSubmitted()) {
+            broken.add("the ClusterColocationProfile webhook converted " + s.batchPodsConverted() + " of " + s.batchPodsSubmitted()
+                    + " ordinary batch-namespace pods");
+        }
         if (!s.mapReduceJob().startsWith("none")) {
             if (!s.mapReduceSucceeded()) {
                 broken.add("the MapReduce job did not succeed: " + s.mapReduceJob());

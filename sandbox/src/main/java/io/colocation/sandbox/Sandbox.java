@@ -110,6 +110,8 @@ public final class Sandbox implements AutoCloseable {
             }
 
             int port = LoopbackPorts.pick();
+            int webhookPort = LoopbackPorts.pick();
+            ClusterSetup.registerProfileWebhook(client, conf, webhookPort);
             String token = UUID.randomUUID().toString();
             BrokerView broker = new BrokerView("http://127.0.0.1:" + port);
             parts.push(ChildProcess.start("broker", launcher, List.of("broker", conf.resolve("broker.yml").toString()),
@@ -120,9 +122,13 @@ public final class Sandbox implements AutoCloseable {
                             "-Ddw.arbitration.takeBackAfterSeconds=5", "-Ddw.arbitration.takeBackCpu=true",
                             "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
                             "-Ddw.server.applicationConnectors[0].port=" + port, "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
-                            "-Ddw.server.adminConnectors[0].port=" + LoopbackPorts.pick(), "-Xmx256m"),
+                            "-Ddw.server.adminConnectors[0].port=" + LoopbackPorts.pick(),
+                            // the ClusterColocationProfile webhook, called by the API server on loopback
+                            "-Ddw.webhook.enabled=true", "-Ddw.webhook.bindHost=127.0.0.1", "-Ddw.webhook.port=" + webhookPort,
+                            "-Ddw.webhook.hosts=127.0.0.1", "-Xmx256m"),
                     Map.of("COLOCATION_BROKER_TOKEN", token), logs.resolve("broker.log"), Duration.ofSeconds(120), broker::answers));
-            narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes");
+            narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes; its webhook converts the batch"
+                    + " namespace's pods by conf/" + ClusterSetup.PROFILE);
 
             Scenario scenario = new Scenario(client, broker, yarn, simulator, narrator, nodes, options.duration(), options.policy(), NODE_CORES, work);
             scenario.createOnlinePods();

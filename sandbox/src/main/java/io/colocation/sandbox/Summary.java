@@ -10,12 +10,13 @@ import java.nio.file.Path;
  *
  * @param overcommitSamples node samples where the two grants together exceeded Batch (must be 0 under partitioned)
  * @param evictions         BE pods evicted (simulated nodes do not evict)
+ * @param batchPodsConverted batch pods the ClusterColocationProfile webhook converted (all submitted, or the webhook failed)
  * @param hostCgroups       what the one node on this host's real cgroups did, or why there is none
  */
 public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double nodeUsageCoresPeak, double batchCoresAvg,
         double batchCoresAtSpike, double kubernetesUsedCoresPeak, double yarnUsedCoresPeak, double peakUtilisationPercent,
         long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsSubmitted,
-        String mapReduceJob, boolean mapReduceSucceeded, String hostCgroups) {
+        int batchPodsConverted, String mapReduceJob, boolean mapReduceSucceeded, String hostCgroups) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -31,6 +32,8 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                 row("YARN containers preempted", Long.toString(preemptions)),
                 row("BE pods evicted", evictions + " (simulated nodes do not evict; the koordlet evicts on real hosts)"),
                 row("batch pods completed", batchPodsCompleted + " of " + batchPodsSubmitted),
+                row("converted by the ClusterColocationProfile", batchPodsConverted + " of " + batchPodsSubmitted
+                        + " (submitted as ordinary pods)"),
                 row("MapReduce job", mapReduceJob),
                 row("this host's cgroups", hostCgroups));
     }
@@ -39,7 +42,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
     public Summary withHostCgroups(String text) {
         return new Summary(policy, nodes, nodeUsageCoresAvg, nodeUsageCoresPeak, batchCoresAvg, batchCoresAtSpike,
                 kubernetesUsedCoresPeak, yarnUsedCoresPeak, peakUtilisationPercent, overcommitSamples, samples, preemptions, evictions,
-                batchPodsCompleted, batchPodsSubmitted, mapReduceJob, mapReduceSucceeded, text);
+                batchPodsCompleted, batchPodsSubmitted, batchPodsConverted, mapReduceJob, mapReduceSucceeded, text);
     }
 
     private static String row(String what, String value) {

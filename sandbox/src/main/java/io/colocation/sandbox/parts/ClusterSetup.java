@@ -28,8 +28,46 @@ public final class ClusterSetup {
     private ClusterSetup() {
     }
 
+    /** The example profile the batch namespace's pods are converted by. */
+    public static final String PROFILE = "examples/colocation-profile-batch.yaml";
+    /** The label the example profile selects pods (and namespaces) by. */
+    public static final String ENABLE_COLOCATION = "koordinator.sh/enable-colocation";
+
     public static void apply(KubernetesClient client, Path confDir) throws PartFailedException {
         ColocationObjects.installAdminObjects(client, confDir, List.of(ONLINE_NAMESPACE, BATCH_NAMESPACE, YARN_NAMESPACE,
                 "koordinator-system"), Map.of(KoordinatorKeys.COLOCATION_CONFIG_KEY, SANDBOX_COLOCATION));
+    }
+
+    /**
+     * Ordinary pods of the batch namespace become batch pods the way Koordinator users do it: the example profile
+     * ({@value #PROFILE}) selects them, and the broker's webhook, registered as {@code conf/kubernetes/webhook.yaml} does
+     * but by URL (no Service routing without kube-proxy), converts them. The namespace requires the webhook (failurePolicy
+     * Fail there): a batch pod never runs unconverted.
+     */
+    public static void registerProfileWebhook(KubernetesClient client, Path confDir, int webhookPort) throws PartFailedException {
+        try {
+            client.namespaces().withName(BATCH_NAMESPACE).edit(ns -> {
+                ns.getMetadata().getLabels().put(ENABLE_COLOCATION, "true");
+                ns.getMetadata().getLabels().put("colocation.io/profile-admission", "required");
+                return ns;
+            });
+            try (var in = java.nio.file.Files.newInputStream(confDir.resolve(PROFILE))) {
+                for (var item : client.load(in).items()) {
+                    client.resource(item).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+                }
+            }
+            try (var in = java.nio.file.Files.newInputStream(confDir.resolve("kubernetes/webhook.yaml"))) {
+                for (var item : client.load(in).items()) {
+                    if (item instanceof io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration c) {
+                        c.getWebhooks().forEach(w -> w.setClientConfig(new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                                .WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + webhookPort + "/mutate-pod").build()));
+                        client.resource(c).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+                    }
+                }
+            }
+        } catch (Exception e) {
+            throw new PartFailedException("ClusterColocationProfile webhook (conf/" + PROFILE + ", conf/kubernetes/webhook.yaml)",
+                    String.valueOf(e.getMessage()), null);
+        }
     }
 }

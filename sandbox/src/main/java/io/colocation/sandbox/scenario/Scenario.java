@@ -47,6 +47,8 @@ public final class Scenario {
     private double nodeUsagePeak;
     private double batchSum;
     private double batchAtSpike = Double.NaN;
+    /** Batch-namespace pods the webhook returned converted (batch resources, the k8s-scheduler). */
+    private int podsConverted;
     private double kubernetesPeak;
     private double yarnPeak;
     private double utilisationPeak;
@@ -119,10 +121,12 @@ public final class Scenario {
                     int maps = nodes.size();
                     long mapMillis = Duration.ofNanos(spikeStart - System.nanoTime()).toMillis() + duration.toMillis() * 15 / 100 + 15_000;
                     job = new MapReduceWatch(yarn.submitSleepJob(maps, mapMillis, work.resolve("mapreduce")));
-                    narrator.say("3. " + podsSubmitted + " batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) to Kubernetes, placed by "
-                            + "the k8s-scheduler on the broker's grants; MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
+                    narrator.say("3. " + podsSubmitted + " ordinary pods (1 cpu, 1 GiB) to the batch namespace, " + podsConverted
+                            + " turned into batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) by the ClusterColocationProfile"
+                            + " webhook and placed by the k8s-scheduler on the broker's grants; MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
                 } else {
-                    narrator.say("3. " + podsSubmitted + " batch pods to Kubernetes (no YARN in this run)");
+                    narrator.say("3. " + podsSubmitted + " ordinary pods to the batch namespace, " + podsConverted
+                            + " turned into batch pods by the ClusterColocationProfile webhook (no YARN in this run)");
                 }
             }
             if (!spikeTold && now >= spikeStart) {
@@ -165,7 +169,7 @@ public final class Scenario {
         narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : ""));
         return new Summary(policy, nodes.size(), samples == 0 ? 0 : nodeUsageSum / samples, nodeUsagePeak, samples == 0 ? 0 : batchSum / samples,
                 Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
-                preempted, 0, simulator.podsSucceeded(), podsSubmitted, jobResult, jobOk, "");
+                preempted, 0, simulator.podsSucceeded(), podsSubmitted, podsConverted, jobResult, jobOk, "");
     }
 
     private void sample(Map<String, BrokerView.Ledger> ledgers, boolean inSpike) {
@@ -220,7 +224,8 @@ public final class Scenario {
 
     /**
      * Batch pods for the k8s-scheduler (as many as the nodes' batch-cpu holds now); they run for a third of the scenario
-     * once bound.
+     * once bound. Each is submitted as an ordinary pod (1 cpu, 1 GiB) with the example profile's label, and the webhook
+     * turns it into a batch pod; how many came back converted is counted from the stored objects.
      */
     private int submitBatchPods() {
         Map<String, Long> free = new HashMap<>();
@@ -231,21 +236,23 @@ public final class Scenario {
         }
         int count = 0;
         long runSeconds = Math.max(20, duration.toSeconds() / 3);
-        Map<String, Quantity> batchResources = Map.of(ResourceNames.BATCH_CPU, new Quantity("1000"), ResourceNames.BATCH_MEMORY,
-                new Quantity("1Gi"));
+        Map<String, Quantity> plainResources = Map.of("cpu", new Quantity("1"), "memory", new Quantity("1Gi"));
         for (int i = 0; i < BATCH_PODS_PER_NODE * nodes.size(); i++) {
             String node = free.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElseThrow();
             if (free.get(node) < 1000) {
                 break;
             }
             free.merge(node, -1000L, Long::sum);
-            Pod pod = new PodBuilder().withNewMetadata().withName("batch-" + i).addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "BE")
+            Pod pod = new PodBuilder().withNewMetadata().withName("batch-" + i).addToLabels(ClusterSetup.ENABLE_COLOCATION, "true")
                     .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec()
-                    .withSchedulerName(K8S_SCHEDULER)
-                    .withPriorityClassName("koord-batch").withRestartPolicy("Never").addNewContainer().withName("job").withImage("spark")
-                    .withNewResources().addToRequests(batchResources).addToLimits(batchResources).endResources().endContainer().endSpec()
+                    .withRestartPolicy("Never").addNewContainer().withName("job").withImage("spark")
+                    .withNewResources().addToRequests(plainResources).addToLimits(plainResources).endResources().endContainer().endSpec()
                     .build();
-            client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).resource(pod).create();
+            Pod stored = client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).resource(pod).create();
+            if (K8S_SCHEDULER.equals(stored.getSpec().getSchedulerName())
+                    && stored.getSpec().getContainers().get(0).getResources().getRequests().containsKey(ResourceNames.BATCH_CPU)) {
+                podsConverted++;
+            }
             count++;
         }
         return count;

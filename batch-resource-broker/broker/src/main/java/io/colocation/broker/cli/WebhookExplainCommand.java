@@ -104,8 +104,7 @@ public final class WebhookExplainCommand {
     private static Arguments parse(String[] args) throws Usage {
         List<String> files = new ArrayList<>();
         List<Integer> draws = new ArrayList<>();
-        boolean skipResources = false;
-        boolean noSpec = false;
+        PodMutation.Gates gates = PodMutation.Gates.DEFAULTS;
         String namespace = "default";
         String format = "yaml";
         boolean stdin = false;
@@ -154,18 +153,10 @@ public final class WebhookExplainCommand {
                     }
                 }
                 case "--feature-gates" -> {
-                    for (String gate : value.split(",", -1)) {
-                        String[] kv = gate.split("=", -1);
-                        if (kv.length != 2 || !(kv[1].equals("true") || kv[1].equals("false"))) {
-                            throw new Usage("--feature-gates: \"" + gate + "\" is not NAME=true or NAME=false");
-                        }
-                        boolean on = kv[1].equals("true");
-                        switch (kv[0]) {
-                            case "ColocationProfileSkipMutatingResources" -> skipResources = on;
-                            case "DisableExtendedResourceSpec" -> noSpec = on;
-                            default -> throw new Usage("--feature-gates: unknown gate " + kv[0]
-                                    + " (known: ColocationProfileSkipMutatingResources, DisableExtendedResourceSpec)");
-                        }
+                    try {
+                        gates = PodMutation.Gates.parse(value);
+                    } catch (InvalidInputException e) {
+                        throw new Usage("--feature-gates: " + e.getMessage());
                     }
                 }
                 case "--namespace" -> namespace = value;
@@ -180,6 +171,6 @@ public final class WebhookExplainCommand {
         if (files.isEmpty()) {
             throw new Usage("no input: give at least one -f FILE");
         }
-        return new Arguments(files, draws, new PodMutation.Gates(skipResources, noSpec), namespace, format, false);
+        return new Arguments(files, draws, gates, namespace, format, false);
     }
 }

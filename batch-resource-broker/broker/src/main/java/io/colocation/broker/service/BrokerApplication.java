@@ -1,6 +1,7 @@
 package io.colocation.broker.service;
 
 import io.colocation.api.time.ScaledClock;
+import io.colocation.broker.admission.AdmissionWebhook;
 import io.colocation.broker.service.filters.BearerTokenFilter;
 import io.colocation.broker.service.health.BrokerHealthChecks;
 import io.colocation.broker.service.health.ProbeServlet;
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
 public class BrokerApplication extends Application<BrokerConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerApplication.class);
     private Broker broker;
+    private volatile AdmissionWebhook webhook;
     private volatile org.eclipse.jetty.server.Server jetty;
     private final boolean verbose;
 
@@ -91,6 +93,33 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
             LOG.warn("auth.mode is none: anyone who reaches the broker can drain nodes and force resyncs");
         }
         KubernetesClient kubernetes = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
+        if (config.webhook.enabled) {
+            // Every replica serves admission, leader or not, and before the broker's own start: it depends on nothing of it.
+            try {
+                webhook = AdmissionWebhooks.of(config, kubernetes, environment.metrics());
+                webhook.start();
+            } catch (RuntimeException e) {
+                if (webhook != null) {
+                    webhook.stop();
+                }
+                kubernetes.close();
+                throw e;
+            }
+            AdmissionWebhook started = webhook;
+            environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
+                @Override
+                public void stop() {
+                    started.stop();
+                }
+            });
+            environment.healthChecks().register("webhook", new com.codahale.metrics.health.HealthCheck() {
+                @Override
+                protected Result check() {
+                    return started.healthy() ? Result.healthy("serving on port " + started.port())
+                            : Result.unhealthy("not watching ClusterColocationProfiles, Namespaces and PriorityClasses");
+                }
+            });
+        }
         // The decisions' clock: the wall clock, or a simulation's scaled clock (colocation simulate).
         broker = new Broker(config, kubernetes, ScaledClock.fromSystemProperties());
         // Started here, before the HTTP server: a failure is one clear line from the server command, not a
@@ -99,6 +128,9 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
             broker.start();
         } catch (Exception e) {
             broker.stop();
+            if (webhook != null) {
+                webhook.stop();
+            }
             kubernetes.close();
             throw e;
         }
@@ -160,6 +192,11 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         if (jetty != null) {
             jetty.stop();
         }
+    }
+
+    /** The admission webhook, when {@code webhook.enabled} (after {@code run}), for embedding. */
+    public java.util.Optional<AdmissionWebhook> webhook() {
+        return java.util.Optional.ofNullable(webhook);
     }
 
     /** The running broker (after {@code run}), for embedding. */

@@ -47,6 +47,11 @@ public class BrokerConfiguration extends Configuration {
     @JsonProperty
     public AuthSettings auth = new AuthSettings();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    public WebhookSettings webhook = new WebhookSettings();
+
     /** This replica's name in leader election (default: the host name). */
     @JsonProperty
     public String replicaId;
@@ -178,5 +183,56 @@ public class BrokerConfiguration extends Configuration {
         public String mode = "token";
         @JsonProperty
         public String token;
+    }
+
+    /** The ClusterColocationProfile pod-mutating webhook (every replica serves it; docs/webhook.md). */
+    public static class WebhookSettings {
+        @JsonProperty
+        public boolean enabled = false;
+        @NotEmpty
+        @JsonProperty
+        public String bindHost = "0.0.0.0";
+        /** The HTTPS port the API server calls (0: any free port, for tests). */
+        @Min(0)
+        @Max(65_535)
+        @JsonProperty
+        public int port = 9443;
+        /** generate: the broker keeps its own CA and certificate in the Secret; secret: the Secret is managed by others (cert-manager). */
+        @NotEmpty
+        @Pattern(regexp = "generate|secret", message = "must be generate or secret")
+        @JsonProperty
+        public String certificate = "generate";
+        @NotEmpty
+        @JsonProperty
+        public String secretNamespace = "koordinator-system";
+        @NotEmpty
+        @JsonProperty
+        public String secretName = "colocation-webhook-tls";
+        /** The names (DNS or IP) the API server reaches the webhook by, in a generated certificate. */
+        @NotEmpty
+        @JsonProperty
+        public List<String> hosts = new ArrayList<>(List.of("colocation-broker-webhook.koordinator-system.svc"));
+        /** The MutatingWebhookConfiguration whose caBundle the broker keeps equal to the Secret's ca.crt. */
+        @NotEmpty
+        @JsonProperty
+        public String configurationName = "colocation-pod-mutating";
+        @NotNull
+        @JsonProperty
+        public io.dropwizard.util.Duration caValidity = io.dropwizard.util.Duration.days(3650);
+        @NotNull
+        @JsonProperty
+        public io.dropwizard.util.Duration validity = io.dropwizard.util.Duration.days(365);
+        /** A generated certificate is renewed this long before it expires. */
+        @NotNull
+        @JsonProperty
+        public io.dropwizard.util.Duration renewBefore = io.dropwizard.util.Duration.days(30);
+        /** How often the Secret and the caBundle are checked (and a renewed certificate picked up). */
+        @NotNull
+        @JsonProperty
+        public io.dropwizard.util.Duration checkInterval = io.dropwizard.util.Duration.minutes(1);
+        /** koord-manager's --feature-gates: ColocationProfileSkipMutatingResources, DisableExtendedResourceSpec. */
+        @NotNull
+        @JsonProperty
+        public String featureGates = "";
     }
 }

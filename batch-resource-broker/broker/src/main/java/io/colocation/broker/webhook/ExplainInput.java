@@ -3,13 +3,9 @@ package io.colocation.broker.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.InvalidInputException;
-import io.colocation.model.KubeQuantity;
-import io.colocation.model.TypedObjects;
 import io.colocation.model.document.KubeDocuments;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +56,7 @@ record ExplainInput(ObjectNode pod, List<ColocationProfile> profiles, Map<String
                         if (pod != null) {
                             throw new InvalidInputException(here + ": a second Pod (the first is " + podAt + "); give exactly one");
                         }
-                        checkPod(o, here);
+                        SubmittedPod.check(o, here);
                         pod = (ObjectNode) o;
                         podAt = here;
                     }
@@ -95,34 +91,6 @@ record ExplainInput(ObjectNode pod, List<ColocationProfile> profiles, Map<String
     private static void requireName(String name, String here) throws InvalidInputException {
         if (name.isEmpty()) {
             throw new InvalidInputException(here + ": metadata.name: missing");
-        }
-    }
-
-    /** The Pod's JSON types (as the typed model reads them) and the syntax of every quantity it holds. */
-    private static void checkPod(JsonNode pod, String here) throws InvalidInputException {
-        Pod typed = TypedObjects.decode(pod, Pod.class, here);
-        if (typed.getSpec() == null) {
-            return;
-        }
-        for (String list : new String[] {"initContainers", "containers", "ephemeralContainers"}) {
-            JsonNode containers = pod.path("spec").path(list);
-            for (int i = 0; i < containers.size(); i++) {
-                for (String field : new String[] {"requests", "limits"}) {
-                    quantities(containers.get(i).path("resources").path(field), here + ": spec." + list + "[" + i + "].resources."
-                            + field);
-                }
-            }
-        }
-        quantities(pod.path("spec").path("overhead"), here + ": spec.overhead");
-    }
-
-    private static void quantities(JsonNode map, String at) throws InvalidInputException {
-        for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (!e.getValue().isTextual() && !e.getValue().isNumber()) {
-                throw new InvalidInputException(at + "." + e.getKey() + ": must be a quantity (a string such as \"500m\")");
-            }
-            KubeQuantity.parse(e.getValue().asText(), at + "." + e.getKey());
         }
     }
 

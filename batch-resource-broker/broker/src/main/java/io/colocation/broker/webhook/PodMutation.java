@@ -28,6 +28,29 @@ public final class PodMutation {
     /** The Koordinator feature gates that change this mutation (§14.8); both default to false. */
     public record Gates(boolean skipMutatingResources, boolean disableExtendedResourceSpec) {
         public static final Gates DEFAULTS = new Gates(false, false);
+
+        /**
+         * koord-manager's {@code --feature-gates} syntax, {@code NAME=BOOL[,NAME=BOOL]...}; gates not named keep their
+         * default, an empty string is every default.
+         */
+        public static Gates parse(String spec) throws InvalidInputException {
+            boolean skip = false;
+            boolean noSpec = false;
+            for (String gate : spec.isEmpty() ? new String[0] : spec.split(",", -1)) {
+                String[] kv = gate.trim().split("=", -1);
+                if (kv.length != 2 || !(kv[1].equals("true") || kv[1].equals("false"))) {
+                    throw new InvalidInputException("\"" + gate + "\" is not NAME=true or NAME=false");
+                }
+                boolean on = kv[1].equals("true");
+                switch (kv[0]) {
+                    case "ColocationProfileSkipMutatingResources" -> skip = on;
+                    case "DisableExtendedResourceSpec" -> noSpec = on;
+                    default -> throw new InvalidInputException("unknown gate " + kv[0]
+                            + " (known: ColocationProfileSkipMutatingResources, DisableExtendedResourceSpec)");
+                }
+            }
+            return new Gates(skip, noSpec);
+        }
     }
 
     /** A PriorityClass as the webhook reads it: its value and preemption policy (null: none). */

@@ -27,7 +27,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,7 +47,6 @@ class BrokerApplicationTest {
     private static BrokerApplication app;
     private static String api;
     private static String admin;
-    private static final Properties SAVED = new Properties();
 
     @BeforeAll
     static void start(KubernetesClient client, KubeApiServer apiServer, LocalZooKeeper zk) throws Exception {
@@ -66,24 +64,7 @@ class BrokerApplicationTest {
                 "dw.server.applicationConnectors[0].port", "0",
                 "dw.server.adminConnectors[0].port", "0",
                 "dw.sync.intervalMs", "200");
-        overrides.forEach((k, v) -> {
-            if (System.getProperty(k) != null) {
-                SAVED.setProperty(k, System.getProperty(k));
-            }
-            System.setProperty(k, v);
-        });
-        app = new BrokerApplication() {
-            @Override
-            protected void onFatalError(Throwable t) {
-                throw new IllegalStateException("broker failed to start", t);
-            }
-        };
-        try {
-            app.run("server", "../../conf/broker.yml");
-        } finally {
-            overrides.keySet().forEach(System::clearProperty);
-            SAVED.forEach((k, v) -> System.setProperty((String) k, (String) v));
-        }
+        app = KubeFixtures.runShippedBroker(overrides);
         List<Integer> ports = app.ports();
         api = "http://127.0.0.1:" + ports.get(0);
         admin = "http://127.0.0.1:" + ports.get(1);

@@ -118,6 +118,35 @@ class BrokerStartupErrorsTest {
         }
     }
 
+    /** The webhook's own start-up failures, on a real API server: each one line, and nothing left running. */
+    @Test
+    @ExtendWith(io.colocation.testsupport.kube.KubeApiServerExtension.class)
+    void theWebhooksStartupFailuresNameTheSecretTheGateAndThePort(LocalZooKeeper zk,
+            io.colocation.localclusters.kube.KubeApiServer apiServer, io.fabric8.kubernetes.client.KubernetesClient client) throws Exception {
+        io.colocation.localclusters.kube.ColocationObjects.installCrd(client,
+                java.nio.file.Path.of("../../conf/kubernetes/crds/config.koordinator.sh_clustercolocationprofiles.yaml"),
+                "config.koordinator.sh/v1alpha1", "ClusterColocationProfile");
+        Map<String, String> webhook = Map.of("dw.kubernetes.kubeconfig", apiServer.kubeconfig().toString(),
+                "dw.webhook.enabled", "true", "dw.webhook.bindHost", "127.0.0.1", "dw.webhook.secretNamespace", "default",
+                "dw.webhook.secretName", "startup-webhook-tls", "dw.webhook.hosts", "127.0.0.1");
+        Map<String, String> secretMode = new java.util.HashMap<>(webhook);
+        secretMode.put("dw.webhook.certificate", "secret");
+        assertOneLine(start(zk, secretMode), "webhook: Secret default/startup-webhook-tls not found (webhook.certificate: secret"
+                + " expects a Secret with tls.crt and tls.key");
+
+        Map<String, String> badGate = new java.util.HashMap<>(webhook);
+        badGate.put("dw.webhook.featureGates", "DisableExtendedResourceSpec=true,Foo=true");
+        assertOneLine(start(zk, badGate), "webhook.featureGates: unknown gate Foo");
+
+        try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Map<String, String> portTaken = new java.util.HashMap<>(webhook);
+            portTaken.put("dw.webhook.port", String.valueOf(taken.getLocalPort()));
+            assertOneLine(start(zk, portTaken), "webhook: cannot serve HTTPS on 127.0.0.1:" + taken.getLocalPort());
+        } finally {
+            client.secrets().inNamespace("default").withName("startup-webhook-tls").delete();
+        }
+    }
+
     @Test
     void aConfigErrorIsOneLineNamingTheKey(LocalZooKeeper zk) throws Exception {
         String stderr = start(zk, Map.of("dw.sync.intervalMs", "often"));

@@ -58,4 +58,31 @@ final class KubeFixtures {
         s.mode = "plugin";
         return s;
     }
+
+    /**
+     * Runs the shipped service ({@code colocation broker conf/broker.yml}) in this JVM with {@code -Ddw.} overrides (set
+     * for the start only, earlier values restored); a start-up failure throws.
+     */
+    static BrokerApplication runShippedBroker(Map<String, String> overrides) throws Exception {
+        java.util.Properties saved = new java.util.Properties();
+        overrides.forEach((k, v) -> {
+            if (System.getProperty(k) != null) {
+                saved.setProperty(k, System.getProperty(k));
+            }
+            System.setProperty(k, v);
+        });
+        BrokerApplication app = new BrokerApplication() {
+            @Override
+            protected void onFatalError(Throwable t) {
+                throw new IllegalStateException("broker failed to start", t);
+            }
+        };
+        try {
+            app.run("server", "../../conf/broker.yml");
+        } finally {
+            overrides.keySet().forEach(System::clearProperty);
+            saved.forEach((k, v) -> System.setProperty((String) k, (String) v));
+        }
+        return app;
+    }
 }

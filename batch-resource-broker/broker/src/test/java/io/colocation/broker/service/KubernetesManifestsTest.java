@@ -60,6 +60,9 @@ class KubernetesManifestsTest {
             broker = null;
         }
         ColocationObjects.cleanUp(client, OWNER, "manifests-none");
+        // The API server is shared by the module's tests: no other test's pod create may call a webhook of these manifests.
+        client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("colocation-pod-mutating").delete();
+        client.secrets().inNamespace(NS).withName("colocation-webhook-tls").delete();
     }
 
     /** The files kustomization.yaml lists, in its order. */
@@ -91,6 +94,8 @@ class KubernetesManifestsTest {
                 KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO");
         ColocationObjects.installCrd(client, MANIFESTS.resolve("crds/scheduling.sigs.k8s.io_podgroups.yaml"),
                 "scheduling.sigs.k8s.io/v1alpha1", "PodGroup");
+        ColocationObjects.installCrd(client, MANIFESTS.resolve("crds/config.koordinator.sh_clustercolocationprofiles.yaml"),
+                "config.koordinator.sh/v1alpha1", "ClusterColocationProfile");
     }
 
     /** A client that acts as a ServiceAccount of koordinator-system (the admin token may impersonate). */
@@ -154,6 +159,33 @@ class KubernetesManifestsTest {
             KubernetesClientException refused = assertThrows(KubernetesClientException.class,
                     () -> asBroker.configMaps().inNamespace("default").list());
             assertEquals(403, refused.getCode());
+        }
+    }
+
+    @Test
+    void theWebhookKeepsItsCertificateAndCaBundleWithItsServiceAccountsRightsAlone(KubernetesClient client) throws Exception {
+        applyKustomization(client);
+        try (KubernetesClient asBroker = as(client, "colocation-broker")) {
+            io.colocation.broker.admission.AdmissionWebhook webhook = new io.colocation.broker.admission.AdmissionWebhook(asBroker,
+                    new io.colocation.broker.admission.AdmissionWebhook.Settings("127.0.0.1", 0,
+                            new io.colocation.broker.admission.AdmissionWebhook.Certificates(true, NS, "colocation-webhook-tls",
+                                    List.of("colocation-broker-webhook.koordinator-system.svc"), "colocation-pod-mutating",
+                                    Duration.ofDays(3650), Duration.ofDays(365), Duration.ofDays(30)),
+                            Duration.ofMinutes(1), io.colocation.broker.webhook.PodMutation.Gates.DEFAULTS, Duration.ofSeconds(30)),
+                    new com.codahale.metrics.MetricRegistry());
+            try {
+                webhook.start();
+                assertTrue(webhook.healthy(), "profiles, namespaces and priority classes are watched");
+            } finally {
+                webhook.stop();
+            }
+            String ca = client.secrets().inNamespace(NS).withName("colocation-webhook-tls").get().getData().get("ca.crt");
+            var configuration = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("colocation-pod-mutating").get();
+            assertEquals(2, configuration.getWebhooks().size());
+            configuration.getWebhooks().forEach(w -> assertEquals(ca, w.getClientConfig().getCaBundle(), w.getName()));
+            KubernetesClientException otherSecrets = assertThrows(KubernetesClientException.class,
+                    () -> asBroker.secrets().inNamespace("default").list());
+            assertEquals(403, otherSecrets.getCode());
         }
     }
 

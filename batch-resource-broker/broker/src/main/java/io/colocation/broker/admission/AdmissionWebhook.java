@@ -1,0 +1,145 @@
+package io.colocation.broker.admission;
+
+import com.codahale.metrics.MetricRegistry;
+import io.colocation.api.InvalidInputException;
+import io.colocation.api.concurrent.Daemons;
+import io.colocation.broker.webhook.AdmissionReviews;
+import io.colocation.broker.webhook.PodMutation;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ClusterColocationProfile pod-mutating webhook as one part of a broker replica, leader or not (admission must not
+ * wait for an election): the informers it reads, the HTTPS server, and the certificate kept current every
+ * {@code checkInterval}. Lifecycle: {@link #start} (fails with one line when the CRD, the Secret or the port is missing),
+ * then {@link #stop}.
+ */
+public final class AdmissionWebhook {
+    private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
+
+    /** Everything the webhook is told. */
+    public record Settings(String bindHost, int port, Certificates certificates, Duration checkInterval, PodMutation.Gates gates,
+            Duration startupTimeout) {
+    }
+
+    /**
+     * Where the certificate lives and, when the broker generates it ({@code generate}), for which hosts and how long it
+     * lasts; {@code configurationName} is the MutatingWebhookConfiguration whose caBundle is kept current.
+     */
+    public record Certificates(boolean generate, String namespace, String secretName, java.util.List<String> hosts,
+            String configurationName, Duration caValidity, Duration validity, Duration renewBefore) {
+    }
+
+    private final KubernetesClient client;
+    private final Settings settings;
+    private final MetricRegistry metrics;
+    private InformedCluster cluster;
+    private WebhookServer server;
+    private ScheduledExecutorService timer;
+    private volatile String serving = "";
+
+    public AdmissionWebhook(KubernetesClient client, Settings settings, MetricRegistry metrics) {
+        this.client = client;
+        this.settings = settings;
+        this.metrics = metrics;
+    }
+
+    public void start() {
+        CertificateKeeper keeper = new CertificateKeeper(client, settings.certificates(), Clock.systemUTC());
+        ServingCertificate first;
+        java.security.KeyStore keyStore;
+        try {
+            first = keeper.refresh();
+            keyStore = first.keyStore("Secret " + keeper.secretRef());
+            cluster = InformedCluster.start(client, settings.startupTimeout());
+        } catch (InvalidInputException | TimeoutException e) {
+            throw new IllegalStateException("webhook: " + e.getMessage(), e);
+        }
+        server = new WebhookServer(settings.bindHost(), settings.port(), keyStore, body -> {
+            AdmissionReviews.Answer a = AdmissionReviews.answer(body, cluster, settings.gates(),
+                    () -> ThreadLocalRandom.current().nextInt(100));
+            record(a);
+            return a.review();
+        });
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("webhook: cannot serve HTTPS on " + settings.bindHost() + ":" + settings.port() + ": "
+                    + e.getMessage(), e);
+        }
+        serving = first.certificatePem();
+        LOG.info("webhook serving POST {} on https://{}:{} (certificate from Secret {}, valid until {})", WebhookServer.PATH,
+                settings.bindHost(), server.port(), keeper.secretRef(), expiry(first));
+        timer = Executors.newSingleThreadScheduledExecutor(Daemons.named("webhook-certificate"));
+        Daemons.every(timer, settings.checkInterval().toMillis(), () -> check(keeper),
+                e -> LOG.warn("webhook certificate check failed: {}", e.toString()));
+    }
+
+    private void check(CertificateKeeper keeper) {
+        try {
+            ServingCertificate now = keeper.refresh();
+            if (!now.certificatePem().equals(serving)) {
+                server.useCertificate(now.keyStore("Secret " + keeper.secretRef()));
+                serving = now.certificatePem();
+                LOG.info("webhook now serves the certificate of Secret {}, valid until {}", keeper.secretRef(), expiry(now));
+            }
+        } catch (Exception e) {
+            // The certificate served so far stays; the next check tries again.
+            LOG.warn("webhook certificate not refreshed: {}", e.getMessage());
+        }
+    }
+
+    private static String expiry(ServingCertificate c) {
+        try {
+            return c.notAfter().toString();
+        } catch (InvalidInputException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private void record(AdmissionReviews.Answer a) {
+        metrics.meter(MetricRegistry.name("colocation", "webhook", a.decision().replace(' ', '-'))).mark();
+        switch (a.decision()) {
+            case "mutated" -> LOG.info("pod {} mutated: {}{}", a.pod(), a.message(), a.notes().isEmpty() ? "" : " " + a.notes());
+            case "denied" -> LOG.warn("pod {} refused: {}", a.pod(), a.message());
+            default -> {
+                if (!a.notes().isEmpty()) {
+                    LOG.info("pod {} unchanged: {}", a.pod(), a.notes());
+                }
+            }
+        }
+    }
+
+    /** The HTTPS port, once started. */
+    public int port() {
+        return server.port();
+    }
+
+    /** Whether the webhook can answer from a current view of the cluster. */
+    public boolean healthy() {
+        return cluster != null && cluster.watching();
+    }
+
+    public void stop() {
+        if (timer != null) {
+            Daemons.stop(5, timer);
+        }
+        try {
+            if (server != null) {
+                server.stop();
+            }
+        } catch (Exception e) {
+            LOG.warn("webhook server did not stop cleanly: {}", e.toString());
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+}
