@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Installs every prerequisite of the test suite (etcd and a kube-apiserver built from Debian's source
-# package, cached in ~/.cache/colocation; chromium for the console's browser test) and runs all tests with Maven. Safe to re-run: the second run
+# Installs every prerequisite of the test suite (etcd, kube-apiserver and kubelet built from Debian's source
+# package, containerd/runc/CNI and the node image for a real node, all cached in ~/.cache/colocation; chromium for the
+# console's browser test) and runs all tests with Maven. Safe to re-run: the second run
 # skips the build. Without arguments it then runs the Hadoop-side suites against Hadoop 3.3.6 and 3.5.0
 # (dev/test-hadoop-3.3.sh, dev/test-hadoop-3.5.sh), the sandbox scenario on the built distribution (dev/test-sandbox.sh)
 # and a short simulation against its baseline (dev/test-simulate.sh);
 # extra arguments go to Maven only (for example -pl local-clusters).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)
+COLOCATION_KUBE_BIN=$(dev/install-kubelet-node.sh)
 export COLOCATION_KUBE_BIN
 # The console's test opens the page in a real (headless) browser.
 if ! command -v chromium >/dev/null; then

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -279,16 +278,7 @@ public final class KubeApiServer implements Closeable {
     private void destroyProcesses() {
         // API server before etcd, so it does not log a storm of etcd errors while stopping.
         for (int i = processes.size() - 1; i >= 0; i--) {
-            Process p = processes.get(i);
-            p.destroy();
-            try {
-                if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                p.destroyForcibly();
-            }
+            io.colocation.localclusters.process.Processes.stop(processes.get(i), 10);
         }
         processes.clear();
     }

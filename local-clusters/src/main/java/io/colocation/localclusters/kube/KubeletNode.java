@@ -1,0 +1,372 @@
+package io.colocation.localclusters.kube;
+
+import io.colocation.localclusters.process.Processes;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kubernetes node on this host: containerd (Debian's, with runc and the CNI bridge plugin) on its own socket and
+ * directories, and kubelet v1.20.2 (built by {@code dev/install-kubelet-node.sh} beside the test kube-apiserver) with the
+ * cgroupfs driver, registered with a {@link KubeApiServer}. Pods bound to it really run: their processes sit in the
+ * kubelet's own {@code kubepods/<qos>/pod<uid>} cgroups, and an eviction really stops them. The one image is
+ * {@value #IMAGE} (a static pause and the {@code /burner} test workload, imported from a file: no registry).
+ *
+ * <p>Needs root, writable cgroups and no other kubelet's {@code kubepods} on the host ({@link #unavailable} says why
+ * not). {@link #close} removes everything it made: pods, containers, mounts, the bridge, the kubepods cgroups, the Node.
+ *
+ * <p>This machine's root lacks CAP_SYS_RESOURCE, so the kubelet's negative oom_score_adj values cannot be written:
+ * containerd runs with {@code restrict_oom_score_adj} (containers get at least its own score).
+ */
+public final class KubeletNode implements Closeable {
+    public static final String IMAGE = "colocation.local/node-base:1";
+    private static final Logger LOG = LoggerFactory.getLogger(KubeletNode.class);
+    private static final Path CGROUP = Path.of("/sys/fs/cgroup");
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Path workDir;
+    private final String nodeName;
+    private final KubernetesClient client;
+    private final String bridge;
+    private final Path socket;
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::removeEverything, "kubelet-node-shutdown");
+
+    private KubeletNode(Path workDir, String nodeName, KubernetesClient client) {
+        this.workDir = workDir;
+        this.nodeName = nodeName;
+        this.client = client;
+        this.bridge = "coloc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        this.socket = workDir.resolve("containerd/containerd.sock");
+    }
+
+    /** Why this host cannot run a real node (empty: it can). */
+    public static Optional<String> unavailable() {
+        Path bin;
+        try {
+            bin = KubeApiServer.locateBinaries();
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return Optional.of("a kubelet needs root (running as " + System.getProperty("user.name") + ")");
+        }
+        Path hierarchy = Files.isDirectory(CGROUP.resolve("cpu")) ? CGROUP.resolve("cpu") : CGROUP;
+        if (!Files.isWritable(hierarchy)) {
+            return Optional.of("the cgroup mount " + hierarchy + " is not writable");
+        }
+        if (Files.exists(hierarchy.resolve("kubepods")) || Files.exists(hierarchy.resolve("kubepods.slice"))) {
+            return Optional.of("a kubepods cgroup is already in " + hierarchy + " (another kubelet, or a leftover to remove)");
+        }
+        List<String> missing = new ArrayList<>();
+        for (Path p : List.of(bin.resolve("kubelet"), bin.resolve("node-base.tar"), Path.of("/usr/bin/containerd"), Path.of("/usr/bin/ctr"),
+                Path.of("/usr/lib/cni/bridge"))) {
+            if (!Files.exists(p)) {
+                missing.add(p.toString());
+            }
+        }
+        if (!Files.isExecutable(Path.of("/usr/sbin/runc")) && !Files.isExecutable(Path.of("/usr/bin/runc"))) {
+            missing.add("runc");
+        }
+        return missing.isEmpty() ? Optional.empty()
+                : Optional.of("missing " + String.join(", ", missing) + ": run dev/install-kubelet-node.sh");
+    }
+
+    /** Starts containerd and the kubelet, registers {@code nodeName} and waits until the Node is Ready. */
+    public static KubeletNode start(Path workDir, KubeApiServer api, String nodeName) throws IOException {
+        Optional<String> why = unavailable();
+        if (why.isPresent()) {
+            throw new IOException("no real node on this host: " + why.get());
+        }
+        KubeletNode node = new KubeletNode(workDir, nodeName, api.newClient());
+        Runtime.getRuntime().addShutdownHook(node.shutdownHook);
+        try {
+            node.launch(api, KubeApiServer.locateBinaries());
+        } catch (IOException | RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return node;
+    }
+
+    public String name() {
+        return nodeName;
+    }
+
+    private void launch(KubeApiServer api, Path bin) throws IOException {
+        for (String dir : List.of("containerd/root", "containerd/state", "cni/conf", "cni/ipam", "kubelet/root", "kubelet/pki")) {
+            Files.createDirectories(workDir.resolve(dir));
+        }
+        int octet = ThreadLocalRandom.current().nextInt(0, 256);
+        Files.writeString(workDir.resolve("cni/conf/10-colocation.conflist"), """
+                {"cniVersion": "0.4.0", "name": "colocation-node", "plugins": [
+                  {"type": "bridge", "bridge": "%s", "isGateway": true, "ipMasq": false,
+                   "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.245.%d.0/24"}]], "dataDir": "%s"}}]}
+                """.formatted(bridge, octet, workDir.resolve("cni/ipam")));
+        Path config = workDir.resolve("containerd/config.toml");
+        Files.writeString(config, """
+                version = 2
+                root = "%s"
+                state = "%s"
+                [grpc]
+                  address = "%s"
+                [plugins."io.containerd.grpc.v1.cri"]
+                  sandbox_image = "%s"
+                  restrict_oom_score_adj = true
+                  netns_mounts_under_state_dir = true
+                  [plugins."io.containerd.grpc.v1.cri".containerd]
+                    snapshotter = "overlayfs"
+                    default_runtime_name = "runc"
+                    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+                      runtime_type = "io.containerd.runc.v2"
+                      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+                        SystemdCgroup = false
+                  [plugins."io.containerd.grpc.v1.cri".cni]
+                    bin_dir = "/usr/lib/cni"
+                    conf_dir = "%s"
+                """.formatted(workDir.resolve("containerd/root"), workDir.resolve("containerd/state"), socket, IMAGE,
+                workDir.resolve("cni/conf")));
+        spawn("containerd", List.of("/usr/bin/containerd", "--config", config.toString()));
+        awaitSocket();
+        ctr("images", "import", "--base-name", IMAGE.substring(0, IMAGE.indexOf(':')), bin.resolve("node-base.tar").toRealPath().toString());
+
+        int port = io.colocation.localclusters.LoopbackPorts.pick();
+        Path kubeletConfig = workDir.resolve("kubelet/config.yaml");
+        Files.writeString(kubeletConfig, """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                authentication: {anonymous: {enabled: false}, webhook: {enabled: false}}
+                authorization: {mode: AlwaysAllow}
+                cgroupDriver: cgroupfs
+                failSwapOn: false
+                address: 127.0.0.1
+                port: %d
+                readOnlyPort: 0
+                healthzPort: 0
+                evictionHard: {memory.available: "100Mi", nodefs.available: "1%%", imagefs.available: "1%%", nodefs.inodesFree: "1%%"}
+                imageGCHighThresholdPercent: 100
+                imageGCLowThresholdPercent: 99
+                syncFrequency: 5s
+                nodeStatusUpdateFrequency: 5s
+                fileCheckFrequency: 1h
+                resolvConf: ""
+                """.formatted(port));
+        spawn("kubelet", List.of(bin.resolve("kubelet").toString(), "--config=" + kubeletConfig, "--kubeconfig=" + api.kubeconfig(),
+                "--container-runtime=remote", "--container-runtime-endpoint=unix://" + socket,
+                "--root-dir=" + workDir.resolve("kubelet/root"), "--cert-dir=" + workDir.resolve("kubelet/pki"),
+                "--hostname-override=" + nodeName, "--logtostderr=true", "--v=1"));
+        awaitReady();
+        LOG.info("real node {} Ready (kubelet and containerd in {})", nodeName, workDir);
+    }
+
+    private void spawn(String name, List<String> command) throws IOException {
+        processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(workDir.resolve(name + ".log").toFile()).start());
+    }
+
+    private void awaitSocket() throws IOException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            checkAlive();
+            if (Files.exists(socket) && run(List.of("/usr/bin/ctr", "--address", socket.toString(), "version"), 10) == 0) {
+                return;
+            }
+            sleep(100);
+        }
+        throw new IOException("containerd did not answer on " + socket + " within 30 s; see " + workDir.resolve("containerd.log"));
+    }
+
+    private void awaitReady() throws IOException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            checkAlive();
+            Node node = client.nodes().withName(nodeName).get();
+            if (node != null && node.getStatus() != null && node.getStatus().getConditions() != null
+                    && node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))) {
+                return;
+            }
+            sleep(250);
+        }
+        throw new IOException("node " + nodeName + " not Ready within " + READY_TIMEOUT.toSeconds() + " s; see " + workDir.resolve("kubelet.log"));
+    }
+
+    private void checkAlive() throws IOException {
+        String[] names = {"containerd", "kubelet"};
+        for (int i = 0; i < processes.size(); i++) {
+            if (!processes.get(i).isAlive()) {
+                throw new IOException(names[i] + " exited with " + processes.get(i).exitValue() + "; last lines of "
+                        + workDir.resolve(names[i] + ".log") + ":\n" + tail(workDir.resolve(names[i] + ".log")));
+            }
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
+        } catch (IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    private void ctr(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io"));
+        command.addAll(List.of(args));
+        int rc = run(command, 120);
+        if (rc != 0) {
+            throw new IOException(String.join(" ", command) + " exited with " + rc);
+        }
+    }
+
+    /** Runs a short command, its output discarded; the exit status, or -1 when it did not end in time. */
+    private static int run(List<String> command, int seconds) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return -1;
+            }
+            return p.exitValue();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    private static List<String> output(List<String> command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(30, TimeUnit.SECONDS);
+            return out.lines().map(String::trim).filter(l -> !l.isEmpty()).toList();
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    private static void sleep(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** Stops the pods, the kubelet and containerd, and removes every trace of the node from the host and the cluster. */
+    @Override
+    public void close() {
+        removeEverything();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException | IllegalArgumentException ignored) {
+            // the JVM is shutting down, or the hook ran
+        }
+        client.close();
+    }
+
+    private synchronized void removeEverything() {
+        // The kubelet stops its pods' containers and tears their networks down itself, when it still runs.
+        try {
+            client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).withGracePeriod(0).delete();
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() < deadline && !tasks().isEmpty() && processes.size() > 1 && processes.get(1).isAlive()) {
+                Thread.sleep(200);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("could not delete the pods of {}: {}", nodeName, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            if (i == 0) {
+                // containerd last; what the kubelet left running is killed through it first
+                for (String task : tasks()) {
+                    run(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "kill", "-a", "-s", "SIGKILL", task), 10);
+                    run(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "delete", "-f", task), 10);
+                }
+            }
+            Processes.stop(processes.get(i), 15);
+        }
+        processes.clear();
+        killShims();
+        unmountUnder(workDir);
+        run(List.of("ip", "link", "delete", bridge), 10);
+        removeKubepods();
+        try {
+            client.nodes().withName(nodeName).delete();
+        } catch (RuntimeException e) {
+            LOG.warn("could not delete Node {}: {}", nodeName, e.toString());
+        }
+        try (var paths = Files.walk(workDir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("could not delete {}: {}", workDir, e.toString());
+        }
+    }
+
+    private List<String> tasks() {
+        if (!Files.exists(socket)) {
+            return List.of();
+        }
+        return output(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "ls", "-q"));
+    }
+
+    /** containerd's shims outlive it; ours are those started with our socket. */
+    private void killShims() {
+        ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(c -> c.contains("containerd-shim") && c.contains(socket.toString())).orElse(false))
+                .forEach(p -> {
+                    p.destroyForcibly();
+                    p.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(t -> null).join();
+                });
+    }
+
+    /** The kubelet's root-dir bind mount, the sandboxes' shm and netns, the containers' overlays: deepest first. */
+    private static void unmountUnder(Path dir) {
+        try {
+            String root = dir.toRealPath().toString();
+            List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts")).stream().map(l -> l.split(" ")[1])
+                    .filter(m -> m.equals(root) || m.startsWith(root + "/")).sorted(Comparator.reverseOrder()).toList();
+            for (String m : mounts) {
+                run(List.of("umount", "-l", m), 10);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not read the mounts under {}: {}", dir, e.toString());
+        }
+    }
+
+    /** The kubelet's kubepods cgroups, deepest first (none existed before this node started: {@link #unavailable}). */
+    private static void removeKubepods() {
+        try (var hierarchies = Files.list(CGROUP)) {
+            for (Path h : hierarchies.toList()) {
+                Path kubepods = h.resolve("kubepods");
+                if (!Files.isDirectory(kubepods)) {
+                    continue;
+                }
+                try (var dirs = Files.walk(kubepods)) {
+                    dirs.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).forEach(d -> d.toFile().delete());
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("could not remove the kubepods cgroups: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.colocation.testsupport.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.localclusters.kube.KubeApiServer;
+import io.colocation.localclusters.kube.KubeletNode;
+import io.colocation.testsupport.Await;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real node harness: a kubelet registers and turns Ready, runs a pod whose process sits in the kubelet's own
+ * besteffort pod cgroup, stops it on an eviction, and leaves nothing behind (processes, cgroups, bridge, mounts, Node).
+ */
+@ExtendWith(KubeApiServerExtension.class)
+class KubeletNodeTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRealKubeletRunsAPodInItsCgroupsEvictsItAndLeavesNothingBehind(KubernetesClient client, KubeApiServer api) throws Exception {
+        RealNodes.assumeAvailable("KubeletNodeTest");
+        String uid;
+        Path work = tmp.resolve("node");
+        long t0 = System.nanoTime();
+        try (KubeletNode node = KubeletNode.start(work, api, "real-node-1")) {
+            System.out.printf("real node Ready after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("burner").endMetadata()
+                    .withNewSpec().withNodeName(node.name()).withTerminationGracePeriodSeconds(1L).addNewContainer().withName("burner").withImage(KubeletNode.IMAGE)
+                    .withImagePullPolicy("Never").withCommand("/burner", "1", "32").endContainer().endSpec().build()).create();
+            Await.until(Duration.ofSeconds(60), () -> {
+                Pod p = client.pods().inNamespace("default").withName("burner").get();
+                return p != null && "Running".equals(p.getStatus().getPhase());
+            });
+            System.out.printf("pod Running after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            uid = client.pods().inNamespace("default").withName("burner").get().getMetadata().getUid();
+            long pid = burnerPid();
+            String cgroups = Files.readString(Path.of("/proc/" + pid + "/cgroup"));
+            assertTrue(cgroups.contains("/kubepods/besteffort/pod" + uid + "/"), cgroups);
+
+            assertTrue(client.pods().inNamespace("default").withName("burner").evict());
+            Await.until(Duration.ofSeconds(60), () -> client.pods().inNamespace("default").withName("burner").get() == null
+                    && ProcessHandle.of(pid).isEmpty());
+            System.out.printf("pod evicted and stopped after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+        }
+        System.out.printf("node removed after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+        assertFalse(Files.exists(Path.of("/sys/fs/cgroup/cpu/kubepods")), "kubepods removed");
+        assertFalse(Files.exists(work), "work directory removed");
+        assertNull(client.nodes().withName("real-node-1").get());
+        assertEquals(List.of(), ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(c -> c.contains(work.toString())).orElse(false)).toList());
+        assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(work.toString()), "nothing mounted under the node");
+    }
+
+    private static long burnerPid() {
+        return ProcessHandle.allProcesses().filter(p -> p.info().command().map(c -> c.equals("/burner")).orElse(false))
+                .mapToLong(ProcessHandle::pid).findFirst().orElseThrow(() -> new AssertionError("no /burner process"));
+    }
+}
