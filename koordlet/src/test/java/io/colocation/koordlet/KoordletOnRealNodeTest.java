@@ -12,6 +12,14 @@ import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.colocation.testsupport.kube.RealNodes;
+import io.colocation.copilot.YarnCopilotAuxService;
+import io.colocation.copilot.api.CopilotApi;
+import io.colocation.localclusters.yarn.MiniYarn;
+import io.colocation.localclusters.yarn.SleepJobs;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManagerImpl;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -24,7 +32,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,78 +49,139 @@ import org.junit.jupiter.api.io.TempDir;
  * its process. Skipped, with the reason, where the host cannot run a kubelet ({@link KubeletNode#unavailable}).
  */
 @ExtendWith(KubeApiServerExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KoordletOnRealNodeTest {
     private static final String NODE = "koordlet-real-node";
     private static final String NS = "real-node";
+    private static final java.util.regex.Pattern YARN_TIER = java.util.regex.Pattern.compile(
+            ":/kubepods/besteffort/hadoop-yarn/(container_[0-9_]+)");
     private static final Path BE_QUOTA = Path.of("/sys/fs/cgroup/cpu/kubepods/besteffort/cpu.cfs_quota_us");
 
     @TempDir
-    Path tmp;
+    static Path tmp;
+    private static KubeletNode node;
 
-    @Test
-    void theKoordletHoldsARealBePodToItsQuotaAndEvictsIt(KubernetesClient client, KubeApiServer api) throws Exception {
-        io.colocation.testsupport.kube.RealNodes.assumeAvailable("KoordletOnRealNodeTest");
+    @BeforeAll
+    static void start(KubernetesClient client, KubeApiServer api) throws Exception {
+        RealNodes.assumeAvailable("KoordletOnRealNodeTest");
         assumeTrue(Files.isDirectory(Path.of("/sys/fs/cgroup/cpu")), "the quota is read on cgroup v1's cpu hierarchy");
         ColocationObjects.installNodeMetricCrd(client, Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
         ColocationObjects.installCrd(client, Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodeslos.yaml"),
                 "slo.koordinator.sh/v1alpha1", "NodeSLO");
         ColocationObjects.namespace(client, NS);
-        try (KubeletNode node = KubeletNode.start(tmp.resolve("node"), api, NODE)) {
-            client.resource(client.getKubernetesSerialization().unmarshal("""
-                    apiVersion: slo.koordinator.sh/v1alpha1
-                    kind: NodeSLO
-                    metadata: {name: %s}
-                    spec:
-                      resourceUsedThresholdWithBE: {enable: true, cpuSuppressThresholdPercent: 80, cpuSuppressPolicy: cfsQuota,
-                                                    memoryEvictThresholdPercent: 99}
-                    """.formatted(NODE), GenericKubernetesResource.class)).create();
-            run(client, "online", "LS", List.of("/burner", "1", "0"), Map.of("cpu", new Quantity("500m")));
-            run(client, "batch", "BE", List.of("/burner", "2", "256"), Map.of());
-            long bePid = pid("/burner 2 256");
+        node = KubeletNode.start(tmp.resolve("node"), api, NODE);
+    }
 
-            KoordletConfig config = new KoordletConfig();
-            config.nodeName = NODE;
-            config.kubernetes.kubeconfig = api.kubeconfig().toString();
-            config.yarn.copilotUrl = "";
-            config.status.port = 0;
-            config.prediction.checkpointDir = tmp.resolve("checkpoints").toString();
-            config.qos.featureGates = "BEMemoryEvict=true";
+    @AfterAll
+    static void stop() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private static KoordletConfig koordlet(KubeApiServer api, String checkpoints) {
+        KoordletConfig config = new KoordletConfig();
+        config.nodeName = NODE;
+        config.kubernetes.kubeconfig = api.kubeconfig().toString();
+        config.yarn.copilotUrl = "";
+        config.status.port = 0;
+        config.prediction.checkpointDir = tmp.resolve(checkpoints).toString();
+        config.qos.featureGates = "BEMemoryEvict=true";
+        return config;
+    }
+
+    @Test
+    @Order(1)
+    void theKoordletHoldsARealBePodToItsQuotaAndEvictsIt(KubernetesClient client, KubeApiServer api) throws Exception {
+        nodeSlo(client, 99);
+        run(client, "online", "LS", List.of("/burner", "1", "0"), Map.of("cpu", new Quantity("500m")));
+        run(client, "batch", "BE", List.of("/burner", "2", "256"), Map.of());
+        long bePid = pid("/burner 2 256");
+
+        try (KoordletCommand.Running koordlet = KoordletCommand.start(koordlet(api, "checkpoints-1"), Clock.systemUTC())) {
+            // Suppressed: the koordlet wrote a quota on the kubelet's besteffort cgroup, below the two cores asked.
+            Await.until(Duration.ofSeconds(30), () -> quota() > 0 && quota() < 150_000);
+            // The quota follows the online pod's use second by second: compare with its average over the window.
+            long ticks0 = ProcessCpuTime.ticks(bePid);
+            long t0 = System.nanoTime();
+            double quotaSum = 0;
+            int samples = 0;
+            while (System.nanoTime() - t0 < 4_000_000_000L) {
+                quotaSum += quota();
+                samples++;
+                Thread.sleep(50);
+            }
+            double cores = (ProcessCpuTime.ticks(bePid) - ticks0) * 10_000_000.0 / (System.nanoTime() - t0);
+            double allowed = quotaSum / samples / 100_000.0;
+            System.out.printf("real node: BE process %.3f cores under an average quota of %.3f cores%n", cores, allowed);
+            assertTrue(cores <= allowed * 1.2 + 0.05, "BE process used " + cores + " cores; quota " + allowed + " cores on average");
+            assertTrue(allowed < 1.5, "suppressed below the 2 cores the BE process would burn: " + allowed);
+
+            // Evicted: the memory threshold drops below what the node uses.
+            nodeSlo(client, 3);
+            Await.until(Duration.ofSeconds(60), () -> client.pods().inNamespace(NS).withName("batch").get() == null
+                    && ProcessHandle.of(bePid).isEmpty());
+            assertTrue(client.pods().inNamespace(NS).withName("online").get() != null, "the online pod stays");
+            List<Event> evictions = client.v1().events().inNamespace(NS).list().getItems().stream()
+                    .filter(e -> "batch".equals(e.getInvolvedObject().getName()) && e.getMessage().contains("BEMemoryEvict")).toList();
+            assertEquals(1, evictions.size(), "one Event says why: " + evictions);
+        }
+    }
+
+    /**
+     * A YARN NodeManager beside the kubelet on the same host (MiniYARNCluster with the copilot; DefaultContainerExecutor,
+     * so YARN puts its containers in no cgroup): the koordlet places each running container's processes under the real
+     * kubelet's BE tier ({@code kubepods/besteffort/hadoop-yarn/<container>}), where the tier's quota holds them with
+     * the BE pods, and the job succeeds.
+     */
+    @Test
+    @Order(2)
+    void yarnContainersBesideTheKubeletRunInItsBestEffortTier(KubernetesClient client, KubeApiServer api, @TempDir Path work)
+            throws Exception {
+        nodeSlo(client, 99);
+        try (MiniYarn yarn = MiniYarn.builder("real-node-yarn").nodeManagers(1).nodeSize(4096, 4)
+                .auxService(CopilotApi.AUX_SERVICE_NAME, YarnCopilotAuxService.class).set(CopilotApi.CONF_PORT, "0")
+                .set(CopilotApi.CONF_REFRESH_MS, "200").start()) {
+            ContainerManagerImpl cm = (ContainerManagerImpl) yarn.cluster().getNodeManager(0).getNMContext().getContainerManager();
+            String copilot = StandardCharsets.UTF_8.decode(cm.getAuxServiceMetaData().get(CopilotApi.AUX_SERVICE_NAME)).toString();
+            KoordletConfig config = koordlet(api, "checkpoints-2");
+            config.yarn.copilotUrl = "http://" + copilot;
+            config.yarn.nodeManagerUsers = List.of(System.getProperty("user.name"));
             try (KoordletCommand.Running koordlet = KoordletCommand.start(config, Clock.systemUTC())) {
-                // Suppressed: the koordlet wrote a quota on the kubelet's besteffort cgroup, below the two cores asked.
-                Await.until(Duration.ofSeconds(30), () -> quota() > 0 && quota() < 150_000);
-                // The quota follows the online pod's use second by second: compare with its average over the window.
-                long ticks0 = ProcessCpuTime.ticks(bePid);
-                long t0 = System.nanoTime();
-                double quotaSum = 0;
-                int samples = 0;
-                while (System.nanoTime() - t0 < 4_000_000_000L) {
-                    quotaSum += quota();
-                    samples++;
-                    Thread.sleep(50);
-                }
-                double cores = (ProcessCpuTime.ticks(bePid) - ticks0) * 10_000_000.0 / (System.nanoTime() - t0);
-                double allowed = quotaSum / samples / 100_000.0;
-                System.out.printf("real node: BE process %.3f cores under an average quota of %.3f cores%n", cores, allowed);
-                assertTrue(cores <= allowed * 1.2 + 0.05, "BE process used " + cores + " cores; quota " + allowed + " cores on average");
-                assertTrue(allowed < 1.5, "suppressed below the 2 cores the BE process would burn: " + allowed);
-
-                // Evicted: the memory threshold drops below what the node uses.
-                client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeSLO").withName(NODE).edit(slo -> {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> spec = (Map<String, Object>) slo.getAdditionalProperties().get("spec");
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> thresholds = (Map<String, Object>) spec.get("resourceUsedThresholdWithBE");
-                    thresholds.put("memoryEvictThresholdPercent", 3);
-                    return slo;
-                });
-                Await.until(Duration.ofSeconds(60), () -> client.pods().inNamespace(NS).withName("batch").get() == null
-                        && ProcessHandle.of(bePid).isEmpty());
-                assertTrue(client.pods().inNamespace(NS).withName("online").get() != null, "the online pod stays");
-                List<Event> evictions = client.v1().events().inNamespace(NS).list().getItems().stream()
-                        .filter(e -> "batch".equals(e.getInvolvedObject().getName()) && e.getMessage().contains("BEMemoryEvict")).toList();
-                assertEquals(1, evictions.size(), "one Event says why: " + evictions);
+                Job job = SleepJobs.submit(yarn.config(), 2, 8_000, work);
+                // The ApplicationMaster's container and at least one map's.
+                Await.until(Duration.ofSeconds(90), () -> containersInYarnTier().size() >= 2);
+                assertTrue(job.waitForCompletion(false), "the MapReduce job succeeded");
             }
         }
+    }
+
+    /** CPU suppress with the cfsQuota policy at 80 %, BEMemoryEvict at {@code memoryEvictPercent}. */
+    private static void nodeSlo(KubernetesClient client, int memoryEvictPercent) {
+        client.resource(client.getKubernetesSerialization().unmarshal("""
+                apiVersion: slo.koordinator.sh/v1alpha1
+                kind: NodeSLO
+                metadata: {name: %s}
+                spec:
+                  resourceUsedThresholdWithBE: {enable: true, cpuSuppressThresholdPercent: 80, cpuSuppressPolicy: cfsQuota,
+                                                memoryEvictThresholdPercent: %d}
+                """.formatted(NODE, memoryEvictPercent), GenericKubernetesResource.class)).createOr(op -> op.update());
+    }
+
+    /** The YARN containers whose processes sit under the kubelet's besteffort cgroup now. */
+    private static java.util.Set<String> containersInYarnTier() {
+        java.util.Set<String> containers = new java.util.TreeSet<>();
+        ProcessHandle.allProcesses().forEach(p -> {
+            try {
+                java.util.regex.Matcher m = YARN_TIER.matcher(Files.readString(Path.of("/proc/" + p.pid() + "/cgroup")));
+                if (m.find()) {
+                    containers.add(m.group(1));
+                }
+            } catch (java.io.IOException gone) {
+                // the process ended meanwhile
+            }
+        });
+        return containers;
     }
 
     private static void run(KubernetesClient client, String name, String qos, List<String> command, Map<String, Quantity> requests)
