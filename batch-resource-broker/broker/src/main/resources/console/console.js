@@ -101,7 +101,24 @@
     return b;
   }
 
-  function renderNodes(nodes) {
+  // One page of the nodes the filters keep: a console at 1,000s of nodes renders and fetches 50 rows, not all.
+  var PAGE = 50;
+  var page = { offset: 0, filter: '', state: '' };
+
+  function nodesPath() {
+    return 'api/v1/nodes?limit=' + PAGE + '&offset=' + page.offset + (page.filter ? '&filter=' + encodeURIComponent(page.filter) : '') +
+      (page.state ? '&state=' + page.state : '');
+  }
+
+  function renderPager(r) {
+    var shown = r.items.length;
+    document.getElementById('page-info').textContent = shown === 0 ? 'no node' + (page.filter || page.state ? ' matches' : '')
+      : 'nodes ' + (page.offset + 1) + '–' + (page.offset + shown) + ' of ' + r.total;
+    document.getElementById('prev').disabled = page.offset === 0;
+    document.getElementById('next').disabled = page.offset + shown >= r.total;
+  }
+
+  function renderNodes(nodes, now) {
     var body = document.querySelector('#nodes tbody');
     body.textContent = '';
     nodes.forEach(function (n) {
@@ -113,7 +130,8 @@
         (n.yarn && !n.yarn.acknowledged ? ' · not acknowledged' : '')));
       // degraded: the calculation found the node's inputs stale or unusable (a NodeMetric too old, ...)
       var state = n.drained ? 'drained' : n.degraded ? 'degraded' : 'ok';
-      var age = n.computedAt != null ? Math.round((Date.now() - millis(n.computedAt)) / 1000) : null;
+      // the ledger's times are on the broker's clock (a simulation's runs ahead of the wall): age against its now
+      var age = n.computedAt != null ? Math.max(0, Math.round((now - millis(n.computedAt)) / 1000)) : null;
       tr.appendChild(el('td', { 'class': 'state-' + state, title: n.degradedReason || '' },
         state + (n.degradedReason ? ': ' + n.degradedReason : '') + (age !== null ? ' · computed ' + age + ' s ago' : '')));
       var act = el('td'); act.appendChild(drainButton(n)); tr.appendChild(act);
@@ -146,9 +164,11 @@
   }
 
   function refresh() {
-    Promise.all([get('api/v1/cluster'), get('api/v1/nodes'), get('api/v1/health')]).then(function (r) {
+    Promise.all([get('api/v1/cluster'), get(nodesPath()), get('api/v1/health')]).then(function (r) {
       renderTotals(r[0]);
-      renderNodes(r[1].items || []);
+      if (r[1].total > 0 && page.offset >= r[1].total) { page.offset = Math.floor((r[1].total - 1) / PAGE) * PAGE; }
+      renderNodes(r[1].items || [], r[1].now ? millis(r[1].now) : Date.now());
+      renderPager(r[1]);
       renderHealth(r[2]);
     }).catch(function (e) {
       document.getElementById('leader').textContent = 'cannot reach the broker: ' + e.message;
@@ -158,6 +178,10 @@
   var saved = sessionStorage.getItem('broker-token');
   if (saved) { document.getElementById('token').value = saved; }
   document.getElementById('token').addEventListener('change', function (e) { sessionStorage.setItem('broker-token', e.target.value); });
+  document.getElementById('filter').addEventListener('input', function (e) { page.filter = e.target.value.trim(); page.offset = 0; refresh(); });
+  document.getElementById('state').addEventListener('change', function (e) { page.state = e.target.value; page.offset = 0; refresh(); });
+  document.getElementById('prev').addEventListener('click', function () { page.offset = Math.max(0, page.offset - PAGE); refresh(); });
+  document.getElementById('next').addEventListener('click', function () { page.offset += PAGE; refresh(); });
   refresh();
   setInterval(refresh, 2000);
 }());

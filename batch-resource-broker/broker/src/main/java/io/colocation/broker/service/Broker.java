@@ -232,4 +232,9 @@ public final class Broker implements Managed {
     public String policy() {
         return config.arbitration.policy;
     }
+
+    /** The decisions' clock (the wall, or a simulation's scaled clock): the ledger's times are on it. */
+    public Clock clock() {
+        return clock;
+    }
 }

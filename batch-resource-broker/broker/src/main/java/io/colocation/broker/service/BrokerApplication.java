@@ -150,7 +150,7 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
 
         // Resources and tasks get what they use, not the whole broker.
         NodeDrain drain = new NodeDrain(kubernetes, broker::wake);
-        environment.jersey().register(new NodesResource(broker.ledger(), broker.leadership(), drain, broker::resync));
+        environment.jersey().register(new NodesResource(broker.ledger(), broker.leadership(), drain, broker::resync, broker.clock()));
         environment.jersey().register(new ClusterResource(broker.ledger(), broker.leadership(), broker.replicaId(), broker.policy()));
         environment.jersey().register(new HealthResource(environment.healthChecks()));
         environment.jersey().register(new ConsoleResource());

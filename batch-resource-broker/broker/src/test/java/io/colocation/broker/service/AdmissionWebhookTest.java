@@ -188,7 +188,7 @@ class AdmissionWebhookTest {
     void everyCreateIsMutatedWhileTheCertificateIsRenewedUnderIt(KubernetesClient client) throws Exception {
         Set<String> secrets = new HashSet<>();
         Set<java.math.BigInteger> served = new HashSet<>();
-        long until = System.nanoTime() + Duration.ofSeconds(12).toNanos();
+        long until = System.nanoTime() + Duration.ofSeconds(7).toNanos();
         int created = 0;
         while (System.nanoTime() < until) {
             assertBatch(create(client, REQUIRED, "rotating-" + created++, Map.of("spark-role", "executor")));

@@ -11,7 +11,9 @@ import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Comparator;
@@ -26,19 +28,44 @@ public final class NodesResource {
     private final Leadership leadership;
     private final NodeDrain drain;
     private final Runnable resync;
+    private final java.time.Clock clock;
 
-    public NodesResource(Ledger ledger, Leadership leadership, NodeDrain drain, Runnable resync) {
+    public NodesResource(Ledger ledger, Leadership leadership, NodeDrain drain, Runnable resync, java.time.Clock clock) {
         this.ledger = ledger;
         this.leadership = leadership;
         this.drain = drain;
         this.resync = resync;
+        this.clock = clock;
     }
 
+    /**
+     * Every node's ledger, by name; {@code filter} keeps names containing it, {@code state} those {@code ok},
+     * {@code degraded} or {@code drained}; {@code offset}/{@code limit} page what is left (a console at 1,000s of nodes).
+     * {@code total} counts the nodes that passed the filters; {@code now} is the broker's clock, which the ledger's
+     * times are on (a simulation's runs ahead of the wall).
+     */
     @GET
     @Path("/nodes")
-    public Map<String, Object> nodes() {
-        List<NodeLedger> nodes = ledger.all().stream().sorted(Comparator.comparing(NodeLedger::node)).toList();
-        return Map.of("leader", leadership.fence().isPresent(), "items", nodes);
+    public Map<String, Object> nodes(@QueryParam("filter") String filter, @QueryParam("state") String state,
+            @QueryParam("offset") @DefaultValue("0") int offset, @QueryParam("limit") @DefaultValue("-1") int limit) {
+        if (state != null && !state.isEmpty() && !List.of("ok", "degraded", "drained").contains(state)) {
+            throw new WebApplicationException("state must be ok, degraded or drained, not '" + state + "'", 400);
+        }
+        if (offset < 0) {
+            throw new WebApplicationException("offset must be 0 or more, not " + offset, 400);
+        }
+        List<NodeLedger> nodes = ledger.all().stream()
+                .filter(n -> filter == null || n.node().contains(filter))
+                .filter(n -> state == null || state.isEmpty() || state.equals(state(n)))
+                .sorted(Comparator.comparing(NodeLedger::node)).toList();
+        int from = Math.min(offset, nodes.size());
+        int to = limit < 0 ? nodes.size() : Math.min(nodes.size(), from + limit);
+        return Map.of("leader", leadership.fence().isPresent(), "now", clock.instant().toString(), "total", nodes.size(),
+                "items", nodes.subList(from, to));
+    }
+
+    private static String state(NodeLedger n) {
+        return n.drained() ? "drained" : n.degraded() ? "degraded" : "ok";
     }
 
     @GET
