@@ -76,7 +76,7 @@ class YarnCopilotOnMiniYarnTest {
 
     @Test
     void listsRunningContainersWithTheirProcessTreesAndResources(@TempDir Path work) throws Exception {
-        Job job = SleepJobs.submit(yarn.config(), 2, 15_000, work);
+        Job job = SleepJobs.submit(yarn.config(), 2, 10_000, work);
         List<JsonNode> running = awaitRunning(appId(job), 2);
         JsonNode am = running.stream().filter(c -> c.get("type").asText().equals("APPLICATION_MASTER")).findFirst().orElseThrow();
         assertEquals(512, am.get("memoryMB").asLong());
@@ -112,7 +112,7 @@ class YarnCopilotOnMiniYarnTest {
 
     @Test
     void killContainerEndsTheWholeTreeAndTheApplicationMasterSeesIt(@TempDir Path work) throws Exception {
-        Job job = SleepJobs.submit(yarn.config(), 1, 20_000, work);
+        Job job = SleepJobs.submit(yarn.config(), 1, 14_000, work);
         JsonNode task = awaitRunning(appId(job), 1).stream().filter(c -> c.get("type").asText().equals("TASK")).findFirst().orElseThrow();
         String id = task.get("containerID").asText();
         List<Long> pids = new ArrayList<>();
@@ -143,7 +143,7 @@ class YarnCopilotOnMiniYarnTest {
 
     @Test
     void killContainersByResourceFreesEnoughWithTheFewestNewestTasks(@TempDir Path work) throws Exception {
-        Job job = SleepJobs.submit(yarn.config(), 3, 20_000, work);
+        Job job = SleepJobs.submit(yarn.config(), 3, 14_000, work);
         List<JsonNode> running = awaitRunning(appId(job), 3);
         // each map task holds 1 vcore and 256 MiB: 300 MiB needs two of them, never the AM
         CopilotClient.Response r = copilot.post(CopilotApi.KILL_CONTAINERS_BY_RESOURCE, "{\"resources\":{\"cpu\":\"1\",\"memory\":\"300Mi\"}}");
