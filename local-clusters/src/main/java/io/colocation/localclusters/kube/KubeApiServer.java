@@ -1,6 +1,7 @@
 package io.colocation.localclusters.kube;
 
 import io.colocation.localclusters.LoopbackPorts;
+import io.colocation.localclusters.process.Processes;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -195,7 +196,7 @@ public final class KubeApiServer implements Closeable {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while waiting for kube-apiserver", e);
             }
-            sleep(200);
+            Processes.awaitStep(200);
         }
         throw new IOException("kube-apiserver not ready after " + STARTUP_TIMEOUT.toSeconds() + " s (last: "
                 + last + "); see the logs in " + workDir);
@@ -278,7 +279,7 @@ public final class KubeApiServer implements Closeable {
     private void destroyProcesses() {
         // API server before etcd, so it does not log a storm of etcd errors while stopping.
         for (int i = processes.size() - 1; i >= 0; i--) {
-            io.colocation.localclusters.process.Processes.stop(processes.get(i), 10);
+            Processes.stop(processes.get(i), 10);
         }
         processes.clear();
     }
@@ -320,12 +321,4 @@ public final class KubeApiServer implements Closeable {
         }
     }
 
-    private static void sleep(long millis) throws IOException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-    }
 }

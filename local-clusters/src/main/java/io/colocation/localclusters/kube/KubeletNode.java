@@ -183,7 +183,7 @@ public final class KubeletNode implements Closeable {
             if (Files.exists(socket) && run(List.of("/usr/bin/ctr", "--address", socket.toString(), "version"), 10) == 0) {
                 return;
             }
-            sleep(100);
+            Processes.awaitStep(100);
         }
         throw new IOException("containerd did not answer on " + socket + " within 30 s; see " + workDir.resolve("containerd.log"));
     }
@@ -197,7 +197,7 @@ public final class KubeletNode implements Closeable {
                     && node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))) {
                 return;
             }
-            sleep(250);
+            Processes.awaitStep(250);
         }
         throw new IOException("node " + nodeName + " not Ready within " + READY_TIMEOUT.toSeconds() + " s; see " + workDir.resolve("kubelet.log"));
     }
@@ -258,15 +258,6 @@ public final class KubeletNode implements Closeable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
-        }
-    }
-
-    private static void sleep(long millis) throws IOException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
         }
     }
 

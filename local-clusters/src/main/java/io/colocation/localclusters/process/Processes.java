@@ -2,11 +2,12 @@ package io.colocation.localclusters.process;
 
 import java.util.concurrent.TimeUnit;
 
-/** Stopping a server process the way its operator would: SIGTERM, then SIGKILL when it does not end in time. */
+/** Waiting for a server process to come up, and stopping it the way its operator would. */
 public final class Processes {
     private Processes() {
     }
 
+    /** SIGTERM, then SIGKILL when it has not ended within {@code graceSeconds}. */
     public static void stop(Process p, int graceSeconds) {
         p.destroy();
         try {
@@ -16,6 +17,16 @@ public final class Processes {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             p.destroyForcibly();
+        }
+    }
+
+    /** One step of a start-up wait; an interrupt ends the wait as an IOException. */
+    public static void awaitStep(long millis) throws java.io.IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.IOException("interrupted", e);
         }
     }
 }
