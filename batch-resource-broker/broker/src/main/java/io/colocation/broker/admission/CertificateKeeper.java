@@ -147,11 +147,13 @@ final class CertificateKeeper {
         String caBundle = Base64.getEncoder().encodeToString(bundlePem.getBytes(StandardCharsets.US_ASCII));
         String name = settings.configurationName();
         String state;
+        boolean problem = false;
         try {
             MutatingWebhookConfiguration config = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(name).get();
             if (config == null) {
                 state = "MutatingWebhookConfiguration " + name + " not found: the API server does not call the webhook yet"
                         + " (conf/kubernetes/webhook.yaml installs it)";
+                problem = true;
             } else if (config.getWebhooks().stream().allMatch(w -> Objects.equals(caBundle, w.getClientConfig().getCaBundle()))) {
                 state = "caBundle of MutatingWebhookConfiguration " + name + " is current";
             } else {
@@ -163,12 +165,13 @@ final class CertificateKeeper {
             }
         } catch (KubernetesClientException e) {
             state = "cannot update the caBundle of MutatingWebhookConfiguration " + name + ": " + ApiErrors.describe(e);
+            problem = true;
         }
         if (!state.equals(configurationState)) {
-            if (state.contains("current") || state.contains(" set from ")) {
-                LOG.info("{}", state);
-            } else {
+            if (problem) {
                 LOG.warn("{}", state);
+            } else {
+                LOG.info("{}", state);
             }
             configurationState = state;
         }

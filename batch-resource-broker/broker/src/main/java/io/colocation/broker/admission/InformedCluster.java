@@ -40,8 +40,14 @@ final class InformedCluster implements PodMutation.Cluster, AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> profiles;
     private final SharedIndexInformer<Namespace> namespaces;
     private final SharedIndexInformer<PriorityClass> priorityClasses;
-    /** name@resourceVersion of profiles already warned about. */
-    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    /**
+     * Each profile as last read, by name: a pod create reads the profiles again only where the informer holds a newer
+     * resourceVersion (profile null: it does not read, and was warned about once).
+     */
+    private final Map<String, Read> reads = new ConcurrentHashMap<>();
+
+    private record Read(String resourceVersion, ColocationProfile profile) {
+    }
 
     private InformedCluster(KubernetesClient client) {
         profiles = client.genericKubernetesResources(PROFILES).runnableInformer(0);
@@ -81,18 +87,32 @@ final class InformedCluster implements PodMutation.Cluster, AutoCloseable {
     @Override
     public List<ColocationProfile> profiles() {
         List<ColocationProfile> out = new ArrayList<>();
+        Set<String> names = new java.util.HashSet<>();
         for (GenericKubernetesResource r : profiles.getStore().list()) {
             String name = r.getMetadata().getName();
-            JsonNode object = Serialization.jsonMapper().valueToTree(r);
-            try {
-                out.add(ColocationProfile.read(object, ColocationProfile.KIND + "/" + name));
-            } catch (InvalidInputException e) {
-                if (warned.add(name + "@" + r.getMetadata().getResourceVersion())) {
-                    LOG.warn("ClusterColocationProfile {} is left out: {}", name, e.getMessage());
-                }
+            names.add(name);
+            String version = r.getMetadata().getResourceVersion();
+            Read read = reads.get(name);
+            if (read == null || !read.resourceVersion().equals(version)) {
+                read = new Read(version, read(r, name));
+                reads.put(name, read);
+            }
+            if (read.profile() != null) {
+                out.add(read.profile());
             }
         }
+        reads.keySet().retainAll(names);
         return out;
+    }
+
+    private static ColocationProfile read(GenericKubernetesResource r, String name) {
+        JsonNode object = Serialization.jsonMapper().valueToTree(r);
+        try {
+            return ColocationProfile.read(object, ColocationProfile.KIND + "/" + name);
+        } catch (InvalidInputException e) {
+            LOG.warn("ClusterColocationProfile {} is left out: {}", name, e.getMessage());
+            return null;
+        }
     }
 
     @Override
