@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Everything a real Kubernetes node on this host needs (local-clusters' KubeletNode): kubelet v1.20.2 built from the
 # same Debian source tree and cache as kube-apiserver (dev/install-kube-apiserver.sh --with-kubelet), containerd, runc,
-# the CNI plugins and umoci from Debian's packages, and the node image colocation.local/node-base:1 (a static pause and
-# the test workload local-clusters/node-image/burner.c, compiled here and packed with umoci: no registry), cached under
-# ~/.cache/colocation/node-image/<hash of its inputs> and rebuilt only when they change. A second run takes seconds.
+# the CNI plugins and umoci from Debian's packages, and the node image colocation.local/node-base:2, packed with umoci
+# from files of this host (no registry): a static pause and the test workload local-clusters/node-image/burner.c
+# compiled here, Debian's static busybox as /bin/sh and the usual commands, and a Java 17 runtime at /opt/java made by
+# jlink from this host's JDK (java.se and the jdk modules Hadoop and Spark use; about 50 MB) with the shared libraries
+# it loads. The image is cached under ~/.cache/colocation/node-image/<hash of its inputs> and rebuilt only when they
+# (the sources, this script, the JDK's release) change. A second run takes seconds.
 #
 #   dev/install-kubelet-node.sh     # prints the directory holding kube-apiserver, etcd, kubelet and node-base.tar
 set -euo pipefail
@@ -21,6 +24,9 @@ command -v umoci >/dev/null || need_apt+=(umoci)
 [ -x /usr/lib/cni/bridge ] || need_apt+=(containernetworking-plugins)
 command -v gcc >/dev/null || need_apt+=(gcc)
 [ -n "$(find /usr/lib -name libc.a -path '*linux-gnu*' -print -quit 2>/dev/null)" ] || need_apt+=(libc6-dev)
+# jlink needs the JDK's jmods, which Debian ships in openjdk-17-jdk-headless
+JDK=/usr/lib/jvm/java-17-openjdk-amd64
+[ -d "$JDK/jmods" ] || need_apt+=(openjdk-17-jdk-headless)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "installing from apt: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -33,20 +39,41 @@ if command -v systemctl >/dev/null && systemctl is-active --quiet containerd 2>/
 fi
 
 src=local-clusters/node-image
-hash=$(cat "$src"/*.c "$self" | sha256sum | cut -c1-16)
+hash=$(cat "$src"/*.c "$self" "$JDK/release" | sha256sum | cut -c1-16)
 image_dir=$CACHE/node-image/$hash
 if [ ! -f "$image_dir/node-base.tar" ]; then
-  log "building the node image colocation.local/node-base:1 ($hash)"
+  log "building the node image colocation.local/node-base:2 ($hash)"
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   gcc -static -O2 -Wall -o "$work/pause" "$src/pause.c"
   gcc -static -O1 -Wall -pthread -o "$work/burner" "$src/burner.c"
+  (cd "$work" && apt-get download busybox-static >/dev/null 2>&1) || { log "apt-get download busybox-static failed"; exit 1; }
+  dpkg-deb -x "$work"/busybox-static_*.deb "$work/busybox"
+  "$JDK/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,jdk.management,jdk.security.auth,jdk.security.jgss,jdk.naming.dns \
+    --strip-debug --no-man-pages --no-header-files --compress=2 --output "$work/java"
   umoci init --layout "$work/oci"
-  umoci new --image "$work/oci:1"
-  umoci unpack --image "$work/oci:1" "$work/bundle" >/dev/null
-  cp "$work/pause" "$work/burner" "$work/bundle/rootfs/"
-  umoci repack --image "$work/oci:1" "$work/bundle"
-  umoci config --image "$work/oci:1" --config.entrypoint /pause
+  umoci new --image "$work/oci:2"
+  umoci unpack --image "$work/oci:2" "$work/bundle" >/dev/null
+  root=$work/bundle/rootfs
+  mkdir -p "$root/bin" "$root/opt" "$root/etc" "$root/root" "$root/tmp"
+  chmod 1777 "$root/tmp"
+  cp "$work/pause" "$work/burner" "$root/"
+  cp "$work/busybox/bin/busybox" "$root/bin/"
+  for applet in $("$root/bin/busybox" --list); do
+    [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+  done
+  cp -a "$work/java" "$root/opt/java"
+  # the shared libraries the runtime loads, at the paths this host's loader found them (X11 and sound ones are left
+  # out: the runtime is headless)
+  find "$root/opt/java" -type f \( -name '*.so' -o -path '*/bin/*' -o -name jspawnhelper \) -exec ldd {} \; 2>/dev/null \
+    | awk '/=> \// {print $3} /^[[:space:]]+\/lib64\// {print $1}' | sort -u | while read -r lib; do
+      mkdir -p "$root$(dirname "$lib")"
+      cp -L "$lib" "$root$lib"
+    done
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' > "$root/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+  umoci repack --image "$work/oci:2" "$work/bundle"
+  umoci config --image "$work/oci:2" --config.entrypoint /pause --config.env PATH=/opt/java/bin:/bin --config.env JAVA_HOME=/opt/java
   mkdir -p "$image_dir"
   tar -C "$work/oci" -cf "$image_dir/node-base.tar.tmp" .
   mv "$image_dir/node-base.tar.tmp" "$image_dir/node-base.tar"

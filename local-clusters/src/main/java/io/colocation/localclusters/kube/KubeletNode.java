@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * directories, and kubelet v1.20.2 (built by {@code dev/install-kubelet-node.sh} beside the test kube-apiserver) with the
  * cgroupfs driver, registered with a {@link KubeApiServer}. Pods bound to it really run: their processes sit in the
  * kubelet's own {@code kubepods/<qos>/pod<uid>} cgroups, and an eviction really stops them. The one image is
- * {@value #IMAGE} (a static pause and the {@code /burner} test workload, imported from a file: no registry).
+ * {@value #IMAGE}, imported from a file (no registry): a static pause, the {@code /burner} test workload, busybox as
+ * {@code /bin/sh}, and a Java 17 runtime ({@code java} on the PATH, {@code JAVA_HOME=/opt/java}).
  *
  * <p>Needs root, writable cgroups and no other kubelet's {@code kubepods} on the host ({@link #unavailable} says why
  * not). {@link #close} removes everything it made: pods, containers, mounts, the bridge, the kubepods cgroups, the Node.
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * containerd runs with {@code restrict_oom_score_adj} (containers get at least its own score).
  */
 public final class KubeletNode implements Closeable {
-    public static final String IMAGE = "colocation.local/node-base:1";
+    public static final String IMAGE = "colocation.local/node-base:2";
     private static final Logger LOG = LoggerFactory.getLogger(KubeletNode.class);
     private static final Path CGROUP = Path.of("/sys/fs/cgroup");
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
@@ -195,11 +196,26 @@ public final class KubeletNode implements Closeable {
             Node node = client.nodes().withName(nodeName).get();
             if (node != null && node.getStatus() != null && node.getStatus().getConditions() != null
                     && node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))) {
+                untaintReady();
                 return;
             }
             Processes.awaitStep(250);
         }
         throw new IOException("node " + nodeName + " not Ready within " + READY_TIMEOUT.toSeconds() + " s; see " + workDir.resolve("kubelet.log"));
+    }
+
+    /**
+     * Takes off the {@code node.kubernetes.io/not-ready} taint the API server put on the new Node, as the node
+     * lifecycle controller would once the kubelet reports Ready (none runs here), so schedulers may place pods on it.
+     */
+    private void untaintReady() {
+        client.nodes().withName(nodeName).edit(n -> {
+            if (n.getSpec() != null && n.getSpec().getTaints() != null) {
+                n.getSpec().setTaints(new ArrayList<>(n.getSpec().getTaints().stream()
+                        .filter(t -> !"node.kubernetes.io/not-ready".equals(t.getKey())).toList()));
+            }
+            return n;
+        });
     }
 
     private void checkAlive() throws IOException {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real node harness: a kubelet registers and turns Ready, runs a pod whose process sits in the kubelet's own
- * besteffort pod cgroup, stops it on an eviction, and leaves nothing behind (processes, cgroups, bridge, mounts, Node).
+ * besteffort pod cgroup, stops it on an eviction, runs a JVM from the node image, and leaves nothing behind
+ * (processes, cgroups, bridge, mounts, Node).
  */
 @ExtendWith(KubeApiServerExtension.class)
 class KubeletNodeTest {
@@ -29,13 +30,16 @@ class KubeletNodeTest {
     Path tmp;
 
     @Test
-    void aRealKubeletRunsAPodInItsCgroupsEvictsItAndLeavesNothingBehind(KubernetesClient client, KubeApiServer api) throws Exception {
+    void aRealKubeletRunsAPodInItsCgroupsEvictsItRunsAJvmAndLeavesNothingBehind(KubernetesClient client, KubeApiServer api) throws Exception {
         RealNodes.assumeAvailable("KubeletNodeTest");
         String uid;
         Path work = tmp.resolve("node");
         long t0 = System.nanoTime();
         try (KubeletNode node = KubeletNode.start(work, api, "real-node-1")) {
             System.out.printf("real node Ready after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            var taints = client.nodes().withName(node.name()).get().getSpec().getTaints();
+            assertTrue(taints == null || taints.stream().noneMatch(t -> t.getKey().equals("node.kubernetes.io/not-ready")),
+                    "schedulers may place pods on the Ready node: " + taints);
             client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("burner").endMetadata()
                     .withNewSpec().withNodeName(node.name()).withTerminationGracePeriodSeconds(1L).addNewContainer().withName("burner").withImage(KubeletNode.IMAGE)
                     .withImagePullPolicy("Never").withCommand("/burner", "1", "32").endContainer().endSpec().build()).create();
@@ -53,6 +57,20 @@ class KubeletNodeTest {
             Await.until(Duration.ofSeconds(60), () -> client.pods().inNamespace("default").withName("burner").get() == null
                     && ProcessHandle.of(pid).isEmpty());
             System.out.printf("pod evicted and stopped after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+
+            // the image's Java runtime and shell (for JVM workloads such as Spark executors): the termination message
+            // is how a bare API server, which cannot reach the kubelet for logs, sees what the container printed
+            client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("java").endMetadata().withNewSpec()
+                    .withNodeName(node.name()).withRestartPolicy("Never").addNewContainer().withName("java").withImage(KubeletNode.IMAGE)
+                    .withImagePullPolicy("Never").withCommand("sh", "-c", "java -version 2>/dev/termination-log && echo JAVA_HOME=$JAVA_HOME >>/dev/termination-log")
+                    .endContainer().endSpec().build()).create();
+            Await.until(Duration.ofSeconds(60), () -> List.of("Succeeded", "Failed")
+                    .contains(client.pods().inNamespace("default").withName("java").get().getStatus().getPhase()));
+            Pod java = client.pods().inNamespace("default").withName("java").get();
+            String printed = java.getStatus().getContainerStatuses().get(0).getState().getTerminated().getMessage();
+            assertEquals("Succeeded", java.getStatus().getPhase(), printed);
+            assertTrue(printed.contains("openjdk version \"17") && printed.contains("JAVA_HOME=/opt/java"), printed);
+            System.out.printf("a JVM ran in a pod after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
         }
         System.out.printf("node removed after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
         assertFalse(Files.exists(Path.of("/sys/fs/cgroup/cpu/kubepods")), "kubepods removed");
