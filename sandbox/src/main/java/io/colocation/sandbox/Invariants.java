@@ -23,6 +23,9 @@ public final class Invariants {
             broken.add("the ClusterColocationProfile webhook converted " + s.batchPodsConverted() + " of " + s.batchPodsSubmitted()
                     + " ordinary batch-namespace pods");
         }
+        if (s.batchPodsFailed() > 0) {
+            broken.add(s.batchPodsFailed() + " batch pods failed");
+        }
         if (!s.mapReduceJob().startsWith("none")) {
             if (!s.mapReduceSucceeded()) {
                 broken.add("the MapReduce job did not succeed: " + s.mapReduceJob());

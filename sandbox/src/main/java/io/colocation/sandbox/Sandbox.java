@@ -14,6 +14,7 @@ import io.colocation.sandbox.scenario.Narrator;
 import io.colocation.sandbox.scenario.Scenario;
 import io.colocation.localclusters.LoopbackPorts;
 import io.colocation.localclusters.kube.KubeApiServer;
+import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -78,20 +79,44 @@ public final class Sandbox implements AutoCloseable {
             for (int i = 1; i <= options.nodes(); i++) {
                 nodes.add("sandbox-node-" + i);
             }
-            NodeSimulator simulator = NodeSimulator.start(client, nodes, NODE_CORES, NODE_MEMORY_GI);
+            // The first node is a real kubelet when this host can run one; its pods and load curve are scaled to its cores.
+            String realWhy = !options.realNode() ? "--no-real-node"
+                    : options.nodes() < 2 ? "with --nodes 1 it stays simulated (a real node has this host's few cores: too little Batch for"
+                            + " the scenario's YARN job on its own)"
+                    : KubeletNode.unavailable().orElse(null);
+            KubeletNode realNode = null;
+            double realScale = 1.0;
+            if (realWhy == null) {
+                try {
+                    realNode = KubeletNode.start(work.resolve("real-node"), api, nodes.get(0));
+                } catch (IOException | RuntimeException e) {
+                    throw new PartFailedException("the real node (kubelet + containerd)", e.getMessage()
+                            + "\n(colocation sandbox --no-real-node runs every node simulated)", null);
+                }
+                parts.push(realNode);
+                double cores = client.nodes().withName(realNode.name()).get().getStatus().getCapacity().get("cpu").getNumericalAmount()
+                        .doubleValue();
+                realScale = cores / NODE_CORES;
+                narrator.say(String.format("%s is a real node: kubelet v1.20.2 and containerd on this host run its pods; with %.0f cores"
+                        + " it gets the standard node's pods and load curve scaled by %.3f", realNode.name(), cores, realScale));
+            }
+            List<String> simulated = realNode == null ? nodes : nodes.subList(1, nodes.size());
+            NodeSimulator simulator = NodeSimulator.start(client, simulated, NODE_CORES, NODE_MEMORY_GI);
             parts.push(simulator);
-            narrator.say(nodes.size() + " nodes registered and kept Ready by the node simulator (" + NODE_CORES + " cores, " + NODE_MEMORY_GI
-                    + " GiB each)");
+            narrator.say(simulated.size() + (simulated.size() == 1 ? " node" : " nodes") + " registered and kept Ready by the node simulator (" + NODE_CORES + " cores, " + NODE_MEMORY_GI
+                    + " GiB each)" + (realNode == null ? "; no real node: " + realWhy : ""));
 
-            // One node's koordlet enforces on this host's real cgroups (its NodeManager's containers are real processes
-            // here); the tier is made before YARN starts and removed after YARN stopped.
-            HostBestEffortTier.Result host = HostBestEffortTier.create(Path.of("/sys/fs/cgroup"));
+            // The first node's koordlet enforces on this host's real cgroups (its NodeManager's containers are real
+            // processes here) in the real node's kubelet-made BE tier, or else in one made here before YARN starts and
+            // removed after YARN stopped.
+            HostBestEffortTier.Result host = realNode != null ? new HostBestEffortTier.Result(HostBestEffortTier.ofKubelet(Path.of("/sys/fs/cgroup")), null)
+                    : HostBestEffortTier.create(Path.of("/sys/fs/cgroup"));
             if (host.tier() != null) {
                 parts.push(host.tier());
-                narrator.say(nodes.get(0) + " also runs on this host's real cgroups: its koordlet places its NodeManager's YARN"
+                narrator.say(nodes.get(0) + "'s koordlet enforces on this host's real cgroups: it places its NodeManager's YARN"
                         + " containers in " + host.tier().describe() + " and suppresses that BE tier");
             } else {
-                narrator.say("every node is simulated: " + host.why());
+                narrator.say("the koordlets do not touch this host's cgroups: " + host.why());
             }
 
             SandboxYarn yarn = null;
@@ -130,12 +155,13 @@ public final class Sandbox implements AutoCloseable {
             narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes; its webhook converts the batch"
                     + " namespace's pods by conf/" + ClusterSetup.PROFILE);
 
-            Scenario scenario = new Scenario(client, broker, yarn, simulator, narrator, nodes, options.duration(), options.policy(), NODE_CORES, work);
+            Scenario scenario = new Scenario(client, broker, yarn, narrator, nodes, realNode == null ? null : realNode.name(), realScale,
+                    options.duration(), options.policy(), NODE_CORES, work);
             scenario.createOnlinePods();
             long clock = System.nanoTime();
             for (int i = 0; i < nodes.size(); i++) {
                 String node = nodes.get(i);
-                Path load = LoadFiles.write(work, node, Scenario.onlinePods(node), options.duration());
+                Path load = LoadFiles.write(work, node, Scenario.onlinePods(node), options.duration(), i == 0 ? realScale : 1.0);
                 List<String> opts = new ArrayList<>(List.of("-Dkoordlet.kubernetes.kubeconfig=" + api.kubeconfig(),
                         "-Dkoordlet.simulatedLoadFile=" + load, "-Dkoordlet.status.port=0",
                         "-Dkoordlet.prediction.checkpointDir=" + work.resolve("checkpoints-" + node),
@@ -160,7 +186,8 @@ public final class Sandbox implements AutoCloseable {
                       logs:      %s
                     """.formatted(port, token, api.kubeconfig(), launcher, port, port, logs));
 
-            Summary summary = scenario.play(clock).withHostCgroups(host.tier() == null ? "not used: " + host.why()
+            Summary summary = scenario.play(clock).withHost(realNode == null ? "none, every node simulated: " + realWhy : scenario.realNodeReport(),
+                    host.tier() == null ? "not used: " + host.why()
                     : nodes.get(0) + ": " + host.tier().containersPlaced() + " YARN containers placed by its koordlet in "
                             + host.tier().describe());
             narrator.plain("\n" + summary.table() + "\n");
@@ -222,7 +249,7 @@ public final class Sandbox implements AutoCloseable {
                 .withName("nodemanager-" + node).addToAnnotations(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, nodeId)
                 .addToLabels("app.kubernetes.io/component", "node-manager").addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "BE").endMetadata()
                 .withNewSpec().withNodeName(node).withPriorityClassName("koord-batch").addNewContainer().withName("nodemanager")
-                .withImage("apache/hadoop:3.4.2").endContainer().endSpec().build()).create();
+                .withImage(KubeletNode.IMAGE).withImagePullPolicy("Never").endContainer().endSpec().build()).create();
     }
 
     public Path workDirectory() {

@@ -7,26 +7,31 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * {@code colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--keep-running]
- * [--summary-json FILE]}.
+ * {@code colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--no-real-node]
+ * [--keep-running] [--summary-json FILE]}.
  *
+ * @param realNode    whether the first node is a real kubelet on this host when the host allows it
  * @param summaryJson where the summary is also written as JSON (for scripts and the sandbox's own test), or null
  */
-public record SandboxOptions(int nodes, Duration duration, String policy, boolean yarn, boolean keepRunning, Path summaryJson) {
+public record SandboxOptions(int nodes, Duration duration, String policy, boolean yarn, boolean realNode, boolean keepRunning,
+        Path summaryJson) {
     public static final int DEFAULT_NODES = 3;
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(150);
     static final Duration MIN_DURATION = Duration.ofSeconds(60);
     static final Duration MAX_DURATION = Duration.ofHours(24);
 
     public static final String USAGE = """
-            Usage: colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--keep-running]
-                                      [--summary-json FILE]
+            Usage: colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--no-real-node]
+                                      [--keep-running] [--summary-json FILE]
               Runs the whole system on this machine (ZooKeeper, etcd + kube-apiserver, YARN with the scheduler plugin and
               the copilot, the broker with its console, one koordlet per node) and plays a narrated scenario.
-              --nodes N          simulated nodes, 1 to 10 (default 3)
+              --nodes N          nodes, 1 to 10 (default 3); of 2 or more, the first is a real kubelet on this
+                                 host when it can be
               --duration D       the scenario's length, a Go duration of 60s or more (default 2m30s)
               --policy P         the broker's arbitration policy: partitioned (default) or shared
               --no-yarn          without YARN: Batch goes to Kubernetes batch pods only
+              --no-real-node     every node simulated, even where this host could run a real kubelet (root,
+                                 writable cgroups, dev/install-kubelet-node.sh run)
               --keep-running     stay up after the summary, for exploring, until Ctrl-C
               --summary-json F   also write the summary to F as JSON
             """;
@@ -36,6 +41,7 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
         Duration duration = DEFAULT_DURATION;
         String policy = "partitioned";
         boolean yarn = true;
+        boolean realNode = true;
         boolean keep = false;
         Path summary = null;
         for (int i = 0; i < args.size(); i++) {
@@ -65,12 +71,13 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
                     }
                 }
                 case "--no-yarn" -> yarn = false;
+                case "--no-real-node" -> realNode = false;
                 case "--keep-running" -> keep = true;
                 case "--summary-json" -> summary = Path.of(value(args, ++i, a));
                 default -> throw new InvalidInputException("unknown option '" + a + "'");
             }
         }
-        return new SandboxOptions(nodes, duration, policy, yarn, keep, summary);
+        return new SandboxOptions(nodes, duration, policy, yarn, realNode, keep, summary);
     }
 
     private static String value(List<String> args, int i, String option) throws InvalidInputException {

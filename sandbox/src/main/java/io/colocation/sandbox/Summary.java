@@ -9,14 +9,17 @@ import java.nio.file.Path;
  * What the scenario showed, printed as a table and optionally written as JSON. CPU in cores.
  *
  * @param overcommitSamples node samples where the two grants together exceeded Batch (must be 0 under partitioned)
- * @param evictions         BE pods evicted (simulated nodes do not evict)
+ * @param evictions         batch pods evicted (deleted before they succeeded; only the first node's koordlet enforces)
+ * @param batchPodsFailed    batch pods whose container failed (must be 0)
  * @param batchPodsConverted batch pods the ClusterColocationProfile webhook converted (all submitted, or the webhook failed)
- * @param hostCgroups       what the one node on this host's real cgroups did, or why there is none
+ * @param realNode          what the real node (a kubelet on this host) ran, or why every node was simulated
+ * @param hostCgroups       what the first node's koordlet did on this host's cgroups, or why nothing
  */
 public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double nodeUsageCoresPeak, double batchCoresAvg,
         double batchCoresAtSpike, double kubernetesUsedCoresPeak, double yarnUsedCoresPeak, double peakUtilisationPercent,
-        long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsSubmitted,
-        int batchPodsConverted, String mapReduceJob, boolean mapReduceSucceeded, String hostCgroups) {
+        long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsFailed,
+        int batchPodsSubmitted, int batchPodsConverted, String mapReduceJob, boolean mapReduceSucceeded, String realNode,
+        String hostCgroups) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -30,19 +33,22 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                 row("peak CPU utilisation of the nodes", String.format("%.0f %%", peakUtilisationPercent)),
                 row("overcommit samples", overcommitSamples + " of " + samples + (policy.equals("partitioned") ? " (must be 0)" : "")),
                 row("YARN containers preempted", Long.toString(preemptions)),
-                row("BE pods evicted", evictions + " (simulated nodes do not evict; the koordlet evicts on real hosts)"),
-                row("batch pods completed", batchPodsCompleted + " of " + batchPodsSubmitted),
+                row("batch pods evicted", evictions + " (only the first node's koordlet enforces)"),
+                row("batch pods completed", batchPodsCompleted + " of " + batchPodsSubmitted
+                        + (batchPodsFailed > 0 ? ", " + batchPodsFailed + " failed" : "")),
                 row("converted by the ClusterColocationProfile", batchPodsConverted + " of " + batchPodsSubmitted
                         + " (submitted as ordinary pods)"),
                 row("MapReduce job", mapReduceJob),
+                row("real node", realNode),
                 row("this host's cgroups", hostCgroups));
     }
 
-    /** The same summary with what the node on this host's cgroups did. */
-    public Summary withHostCgroups(String text) {
+    /** The same summary with what the real node ran (or why there was none) and what was done on this host's cgroups. */
+    public Summary withHost(String realNodeText, String hostCgroupsText) {
         return new Summary(policy, nodes, nodeUsageCoresAvg, nodeUsageCoresPeak, batchCoresAvg, batchCoresAtSpike,
                 kubernetesUsedCoresPeak, yarnUsedCoresPeak, peakUtilisationPercent, overcommitSamples, samples, preemptions, evictions,
-                batchPodsCompleted, batchPodsSubmitted, batchPodsConverted, mapReduceJob, mapReduceSucceeded, text);
+                batchPodsCompleted, batchPodsFailed, batchPodsSubmitted, batchPodsConverted, mapReduceJob, mapReduceSucceeded, realNodeText,
+                hostCgroupsText);
     }
 
     private static String row(String what, String value) {

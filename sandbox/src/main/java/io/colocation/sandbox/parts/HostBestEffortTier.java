@@ -21,9 +21,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * This host's BE tier for the sandbox's one node on real cgroups: made as a kubelet would ({@code kubepods/besteffort}),
- * watched for the YARN containers the koordlet places under it, and removed with everything below it at the end (after
- * YARN stopped, so the containers' processes are gone). Only where the cgroups are writable and no kubelet owns
+ * This host's BE tier for the sandbox's first node, watched for the YARN containers its koordlet places under it. With
+ * the real node it is the kubelet's own ({@link #ofKubelet}: the kubelet made it and removes it). Without it, it is made
+ * here as a kubelet would ({@code kubepods/besteffort}, {@link #create}) and removed with everything below it at the end
+ * (after YARN stopped, so the containers' processes are gone); only where the cgroups are writable and no kubelet owns
  * {@code kubepods}.
  */
 public final class HostBestEffortTier implements AutoCloseable {
@@ -34,9 +35,12 @@ public final class HostBestEffortTier implements AutoCloseable {
     private final String yarnParent;
     private final Set<String> containersSeen = new ConcurrentSkipListSet<>();
     private final ScheduledExecutorService watcher;
+    /** Whether the tier was made here (and so is removed here). */
+    private final boolean owned;
 
-    private HostBestEffortTier(CgroupWriter writer) {
+    private HostBestEffortTier(CgroupWriter writer, boolean owned) {
         this.writer = writer;
+        this.owned = owned;
         this.be = writer.layout().qosDir("BestEffort");
         this.yarnParent = QoSOptions.defaults().yarnParentUnder(be); // where the koordlet, as configured, puts them
         this.watcher = Executors.newSingleThreadScheduledExecutor(Daemons.named("sandbox-host-tier"));
@@ -66,7 +70,13 @@ public final class HostBestEffortTier implements AutoCloseable {
             writer.remove("kubepods");
             return new Result(null, "cannot make kubepods/besteffort: " + e.getMessage());
         }
-        return new Result(new HostBestEffortTier(writer), null);
+        return new Result(new HostBestEffortTier(writer, true), null);
+    }
+
+    /** The real node's kubelet's BE tier, watched only. */
+    public static HostBestEffortTier ofKubelet(Path cgroupRoot) {
+        CgroupLayout layout = CgroupLayout.detect(cgroupRoot, "auto", "cgroupfs");
+        return new HostBestEffortTier(new CgroupFileWriter(layout, Clock.systemUTC(), 16), false);
     }
 
     /** @param tier null when this host's cgroups are not used, with the reason in {@code why} */
@@ -86,6 +96,9 @@ public final class HostBestEffortTier implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         watcher.shutdownNow();
+        if (!owned) {
+            return;
+        }
         long deadline = System.nanoTime() + REMOVE_WAIT.toNanos();
         Optional<String> left = removeAll();
         while (left.isPresent() && System.nanoTime() < deadline) {

@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +42,6 @@ public final class NodeSimulator implements AutoCloseable {
     private final KubernetesClient client;
     private final Set<String> nodes;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(Daemons.named("node-simulator"));
-    private final AtomicInteger succeeded = new AtomicInteger();
     private Instant lastHeartbeat = Instant.EPOCH;
 
     private NodeSimulator(KubernetesClient client, Set<String> nodes) {
@@ -77,11 +75,6 @@ public final class NodeSimulator implements AutoCloseable {
         return new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
                 .withMessage("simulated kubelet is posting ready status").withLastHeartbeatTime(now.toString())
                 .withLastTransitionTime(now.toString()).build();
-    }
-
-    /** Batch pods that ran to completion. */
-    public int podsSucceeded() {
-        return succeeded.get();
     }
 
     private void tick() {
@@ -145,7 +138,6 @@ public final class NodeSimulator implements AutoCloseable {
                         .withReason("Completed").withFinishedAt(now.toString()).endTerminated().build());
             });
             pods.updateStatus(pod);
-            succeeded.incrementAndGet();
         }
     }
 

@@ -2,6 +2,7 @@ package io.colocation.sandbox.scenario;
 
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
+import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.sandbox.Summary;
 import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.NodeSimulator;
@@ -28,13 +29,17 @@ public final class Scenario {
     public static final String K8S_SCHEDULER = "koord-scheduler";
     public static final int ONLINE_PODS_PER_NODE = 3;
     static final int BATCH_PODS_PER_NODE = 2;
+    /** The batch pod that runs on the real node. */
+    static final String REAL_BATCH_POD = "batch-real-node";
 
     private final KubernetesClient client;
     private final BrokerView broker;
     private final SandboxYarn yarn;
-    private final NodeSimulator simulator;
     private final Narrator narrator;
     private final List<String> nodes;
+    /** The node a real kubelet runs, or null; its pods are the standard ones scaled by {@link #realScale}. */
+    private final String realNode;
+    private final double realScale;
     private final Duration duration;
     private final String policy;
     private final int nodeCores;
@@ -49,18 +54,21 @@ public final class Scenario {
     private double batchAtSpike = Double.NaN;
     /** Batch-namespace pods the webhook returned converted (batch resources, the k8s-scheduler). */
     private int podsConverted;
+    /** The batch pods submitted, by name, and what became of them (phase; "Evicted" once deleted before the end). */
+    private final Map<String, String> batchPods = new java.util.LinkedHashMap<>();
     private double kubernetesPeak;
     private double yarnPeak;
     private double utilisationPeak;
 
-    public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, NodeSimulator simulator, Narrator narrator, List<String> nodes,
-            Duration duration, String policy, int nodeCores, Path work) {
+    public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, Narrator narrator, List<String> nodes, String realNode,
+            double realScale, Duration duration, String policy, int nodeCores, Path work) {
         this.client = client;
         this.broker = broker;
         this.yarn = yarn;
-        this.simulator = simulator;
         this.narrator = narrator;
         this.nodes = nodes;
+        this.realNode = realNode;
+        this.realScale = realScale;
         this.duration = duration;
         this.policy = policy;
         this.nodeCores = nodeCores;
@@ -76,22 +84,48 @@ public final class Scenario {
         return names;
     }
 
-    /** Step 1: the online pods (koord-prod, LS), bound to their nodes as the default scheduler would have. */
+    /** A node's size relative to the standard node: the real node's, or 1. */
+    private double scale(String node) {
+        return node.equals(realNode) ? realScale : 1.0;
+    }
+
+    /**
+     * Step 1: the online pods (koord-prod, LS), bound to their nodes as the default scheduler would have. Each holds
+     * 64 MiB and no CPU where it really runs (the real node); its load is the koordlet's curve.
+     */
     public void createOnlinePods() {
         for (String node : nodes) {
+            double s = scale(node);
             for (String key : onlinePods(node)) {
                 String name = key.substring(key.indexOf('/') + 1);
                 client.pods().inNamespace(ClusterSetup.ONLINE_NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(name)
                         .addToLabels("app", "web").addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "LS").endMetadata().withNewSpec()
-                        .withNodeName(node).withPriorityClassName("koord-prod").addNewContainer().withName("web").withImage("nginx")
-                        .withNewResources().addToRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("4Gi")))
-                        .addToLimits(Map.of("cpu", new Quantity("4"), "memory", new Quantity("6Gi"))).endResources().endContainer()
+                        .withNodeName(node).withPriorityClassName("koord-prod").withTerminationGracePeriodSeconds(1L).addNewContainer()
+                        .withName("web").withImage(KubeletNode.IMAGE).withImagePullPolicy("Never").withCommand("/burner", "0", "64")
+                        .withNewResources().addToRequests(Map.of("cpu", milliCores(2000 * s), "memory", mebibytes(4096 * s)))
+                        .addToLimits(Map.of("cpu", milliCores(4000 * s), "memory", mebibytes(6144 * s))).endResources().endContainer()
                         .endSpec().build()).create();
             }
         }
-        narrator.say("1. online: " + nodes.size() * ONLINE_PODS_PER_NODE + " koord-prod pods (LS, 2 cores / 4 GiB requested each) "
-                + "follow a compressed day: night, day, a spike at " + pct(LoadFiles.SPIKE_START) + "–" + pct(LoadFiles.SPIKE_END)
+        narrator.say("1. online: " + nodes.size() * ONLINE_PODS_PER_NODE + " koord-prod pods (LS, 2 cores / 4 GiB requested each"
+                + (realNode == null ? "" : String.format("; on the real node %s, sized to its cores: %s / %s", realNode,
+                        milliCores(2000 * realScale), mebibytes(4096 * realScale)))
+                + ") follow a compressed day: night, day, a spike at " + pct(LoadFiles.SPIKE_START) + "–" + pct(LoadFiles.SPIKE_END)
                 + " of the scenario, evening");
+    }
+
+    /** How the real node's own batch pod is sized, for the narration ("" without a real node). */
+    private String realBatchPodSize() {
+        return realNode == null ? "" : "; " + REAL_BATCH_POD + " for " + realNode + ": " + milliCores(1000 * realScale) + " / "
+                + mebibytes(1024 * realScale);
+    }
+
+    private static Quantity milliCores(double m) {
+        return new Quantity(Math.round(m) + "m");
+    }
+
+    private static Quantity mebibytes(double mi) {
+        return new Quantity(Math.round(mi) + "Mi");
     }
 
     /** Steps 2 to 5; {@code clockStartNanos} is when the koordlets started (the load curves' zero). */
@@ -121,7 +155,7 @@ public final class Scenario {
                     int maps = nodes.size();
                     long mapMillis = Duration.ofNanos(spikeStart - System.nanoTime()).toMillis() + duration.toMillis() * 15 / 100 + 15_000;
                     job = new MapReduceWatch(yarn.submitSleepJob(maps, mapMillis, work.resolve("mapreduce")));
-                    narrator.say("3. " + podsSubmitted + " ordinary pods (1 cpu, 1 GiB) to the batch namespace, " + podsConverted
+                    narrator.say("3. " + podsSubmitted + " ordinary pods (1 cpu, 1 GiB" + realBatchPodSize() + ") to the batch namespace, " + podsConverted
                             + " turned into batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) by the ClusterColocationProfile"
                             + " webhook and placed by the k8s-scheduler on the broker's grants; MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
                 } else {
@@ -138,6 +172,7 @@ public final class Scenario {
                 narrator.say("   the spike is over: Batch grows back; preempted work runs again");
             }
             tellGrantChanges(ledgers);
+            pollBatchPods();
             if (job != null) {
                 job.poll();
             }
@@ -147,9 +182,10 @@ public final class Scenario {
                 narrator.progress(String.format("%ds of %ds; Batch %.1f cores; K8s batch %.1f, YARN %.1f; %d preempted; %d batch pods done%s",
                         Duration.ofNanos(now - clockStartNanos).toSeconds(), duration.toSeconds(), total(ledgers, BrokerView.Ledger::originCpu),
                         total(ledgers, BrokerView.Ledger::kubernetesUsedCpu), total(ledgers, BrokerView.Ledger::yarnUsedCpu), preempted,
-                        simulator.podsSucceeded(), job == null ? "" : "; MapReduce " + job.state()));
+                        batchPods("Succeeded"), job == null ? "" : "; MapReduce " + job.state()));
             }
-            boolean workDone = batchSeen && simulator.podsSucceeded() >= podsSubmitted && (job == null || job.complete());
+            boolean workDone = batchSeen && batchPods("Succeeded") + batchPods("Failed") + batchPods("Evicted") >= podsSubmitted
+                    && (job == null || job.complete());
             if ((now >= end && workDone) || now >= hardEnd) {
                 break;
             }
@@ -169,7 +205,39 @@ public final class Scenario {
         narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : ""));
         return new Summary(policy, nodes.size(), samples == 0 ? 0 : nodeUsageSum / samples, nodeUsagePeak, samples == 0 ? 0 : batchSum / samples,
                 Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
-                preempted, 0, simulator.podsSucceeded(), podsSubmitted, podsConverted, jobResult, jobOk, "");
+                preempted, batchPods("Evicted"), batchPods("Succeeded"), batchPods("Failed"), podsSubmitted, podsConverted, jobResult, jobOk,
+                "", "");
+    }
+
+    /** Each submitted batch pod's phase now; one that is gone before it succeeded was evicted. */
+    private void pollBatchPods() {
+        if (batchPods.isEmpty()) {
+            return;
+        }
+        Map<String, String> phases = new HashMap<>();
+        client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).list().getItems()
+                .forEach(p -> phases.put(p.getMetadata().getName(), p.getStatus() == null ? "Pending" : p.getStatus().getPhase()));
+        batchPods.replaceAll((name, before) -> before.equals("Succeeded") || before.equals("Failed") ? before
+                : phases.getOrDefault(name, "Evicted"));
+    }
+
+    private int batchPods(String phase) {
+        return (int) batchPods.values().stream().filter(phase::equals).count();
+    }
+
+    /** What the real kubelet ran: the pods bound to the real node, each with its phase, and the node's software. */
+    public String realNodeReport() {
+        var node = client.nodes().withName(realNode).get();
+        String software = node == null ? "" : " (kubelet " + node.getStatus().getNodeInfo().getKubeletVersion() + ", "
+                + node.getStatus().getNodeInfo().getContainerRuntimeVersion() + ")";
+        Map<String, Integer> phases = new java.util.TreeMap<>();
+        client.pods().inAnyNamespace().withField("spec.nodeName", realNode).list().getItems().forEach(p -> phases.merge(
+                p.getMetadata().getNamespace() + " " + (p.getStatus() == null ? "Pending" : p.getStatus().getPhase()), 1, Integer::sum));
+        StringBuilder b = new StringBuilder(realNode + software + " ran its pods:");
+        phases.forEach((k, n) -> b.append(' ').append(n).append(' ').append(k).append(','));
+        b.setLength(b.length() - 1);
+        String real = batchPods.getOrDefault(REAL_BATCH_POD, "not submitted");
+        return b.append("; its batch pod ").append(REAL_BATCH_POD).append(' ').append(real).toString();
     }
 
     private void sample(Map<String, BrokerView.Ledger> ledgers, boolean inSpike) {
@@ -189,7 +257,7 @@ public final class Scenario {
             batch += l.originCpu() / 1000.0;
             k8s += l.kubernetesUsedCpu() / 1000.0;
             y += l.yarnUsedCpu() / 1000.0;
-            utilisationPeak = Math.max(utilisationPeak, 100.0 * l.nodeUsageCpu() / (nodeCores * 1000.0));
+            utilisationPeak = Math.max(utilisationPeak, 100.0 * l.nodeUsageCpu() / (nodeCores * scale(l.node()) * 1000.0));
         }
         nodeUsageSum += nodeUsage;
         nodeUsagePeak = Math.max(nodeUsagePeak, nodeUsage);
@@ -225,37 +293,49 @@ public final class Scenario {
     /**
      * Batch pods for the k8s-scheduler (as many as the nodes' batch-cpu holds now); they run for a third of the scenario
      * once bound. Each is submitted as an ordinary pod (1 cpu, 1 GiB) with the example profile's label, and the webhook
-     * turns it into a batch pod; how many came back converted is counted from the stored objects.
+     * turns it into a batch pod; how many came back converted is counted from the stored objects. With a real node, one
+     * more, sized to it and selecting it by its hostname label, really burns a core there in the BE tier for that time.
      */
     private int submitBatchPods() {
         Map<String, Long> free = new HashMap<>();
         for (String node : nodes) {
+            if (node.equals(realNode)) {
+                continue; // it gets its own pod below
+            }
             var n = client.nodes().withName(node).get();
             Quantity q = n.getStatus().getAllocatable().get(ResourceNames.BATCH_CPU);
             free.put(node, q == null ? 0 : q.getNumericalAmount().longValue());
         }
-        int count = 0;
         long runSeconds = Math.max(20, duration.toSeconds() / 3);
-        Map<String, Quantity> plainResources = Map.of("cpu", new Quantity("1"), "memory", new Quantity("1Gi"));
-        for (int i = 0; i < BATCH_PODS_PER_NODE * nodes.size(); i++) {
+        for (int i = 0; i < BATCH_PODS_PER_NODE * nodes.size() && !free.isEmpty(); i++) {
             String node = free.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElseThrow();
             if (free.get(node) < 1000) {
                 break;
             }
             free.merge(node, -1000L, Long::sum);
-            Pod pod = new PodBuilder().withNewMetadata().withName("batch-" + i).addToLabels(ClusterSetup.ENABLE_COLOCATION, "true")
-                    .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec()
-                    .withRestartPolicy("Never").addNewContainer().withName("job").withImage("spark")
-                    .withNewResources().addToRequests(plainResources).addToLimits(plainResources).endResources().endContainer().endSpec()
-                    .build();
-            Pod stored = client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).resource(pod).create();
-            if (K8S_SCHEDULER.equals(stored.getSpec().getSchedulerName())
-                    && stored.getSpec().getContainers().get(0).getResources().getRequests().containsKey(ResourceNames.BATCH_CPU)) {
-                podsConverted++;
-            }
-            count++;
+            submitBatchPod("batch-" + i, 1.0, null, runSeconds);
         }
-        return count;
+        if (realNode != null) {
+            submitBatchPod(REAL_BATCH_POD, realScale, realNode, runSeconds);
+        }
+        return batchPods.size();
+    }
+
+    private void submitBatchPod(String name, double scale, String node, long runSeconds) {
+        Map<String, Quantity> plainResources = Map.of("cpu", milliCores(1000 * scale), "memory", mebibytes(1024 * scale));
+        Pod pod = new PodBuilder().withNewMetadata().withName(name).addToLabels(ClusterSetup.ENABLE_COLOCATION, "true")
+                .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec()
+                .withNodeSelector(node == null ? Map.of() : Map.of("kubernetes.io/hostname", node)).withRestartPolicy("Never")
+                .withTerminationGracePeriodSeconds(1L).addNewContainer().withName("job").withImage(KubeletNode.IMAGE).withImagePullPolicy("Never")
+                .withCommand("sh", "-c", "/burner 1 64 & sleep " + runSeconds + "; kill $!")
+                .withNewResources().addToRequests(plainResources).addToLimits(plainResources).endResources().endContainer().endSpec()
+                .build();
+        Pod stored = client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).resource(pod).create();
+        if (K8S_SCHEDULER.equals(stored.getSpec().getSchedulerName())
+                && stored.getSpec().getContainers().get(0).getResources().getRequests().containsKey(ResourceNames.BATCH_CPU)) {
+            podsConverted++;
+        }
+        batchPods.put(name, "Pending");
     }
 
     private static double total(Map<String, BrokerView.Ledger> ledgers, java.util.function.ToLongFunction<BrokerView.Ledger> f) {
