@@ -56,7 +56,7 @@ public final class Sandbox implements AutoCloseable {
         Path conf = home.resolve("conf");
         Path launcher = home.resolve("bin/colocation");
         Path logs = Files.createDirectories(work.resolve("logs"));
-        narrator.say("colocation sandbox: " + options.nodes() + " nodes, a " + options.duration().toSeconds() + " s scenario, policy "
+        narrator.say("colocation sandbox: " + options.nodes() + (options.nodes() == 1 ? " node" : " nodes") + ", a " + options.duration().toSeconds() + " s scenario, policy "
                 + options.policy() + (options.yarn() ? "" : ", without YARN") + "; work directory " + work);
         try {
             LocalZooKeeper zk = new LocalZooKeeper();

@@ -25,7 +25,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
 
     public String table() {
         return String.join("\n",
-                "Summary (" + nodes + " nodes, policy " + policy + ")",
+                "Summary (" + nodes + (nodes == 1 ? " node" : " nodes") + ", policy " + policy + ")",
                 row("node usage (online, batch, system), avg / peak", String.format("%.1f / %.1f cores", nodeUsageCoresAvg, nodeUsageCoresPeak)),
                 row("reclaimed Batch, average / in the spike", String.format("%.1f / %.1f cores", batchCoresAvg, batchCoresAtSpike)),
                 row("used by Kubernetes batch pods, peak", String.format("%.1f cores", kubernetesUsedCoresPeak)),
