@@ -37,7 +37,14 @@ public record ResourceThresholds(
     public static final String POLICY_CFS_QUOTA = "cfsQuota";
     public static final String EVICT_BY_ALLOCATABLE = "evictByAllocatable";
 
+    private static final ResourceThresholds DEFAULTS = decodeDefaults();
+
+    /** Koordinator's defaults (decoded once: the round asks for them whenever a node has no NodeSLO yet). */
     public static ResourceThresholds defaults() {
+        return DEFAULTS;
+    }
+
+    private static ResourceThresholds decodeDefaults() {
         try {
             return of(null, "defaults");
         } catch (InvalidInputException e) {

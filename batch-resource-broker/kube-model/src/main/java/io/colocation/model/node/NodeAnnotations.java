@@ -88,31 +88,43 @@ public final class NodeAnnotations {
         }
         java.util.BitSet cpus = new java.util.BitSet();
         for (String part : list.split(",")) {
-            String[] range = part.trim().split("\\s*-\\s*");
-            if (range[0].length() > 6 || range[range.length - 1].length() > 6) {
+            int dash = part.indexOf('-');
+            String first = (dash < 0 ? part : part.substring(0, dash)).trim();
+            String last = dash < 0 ? first : part.substring(dash + 1).trim();
+            if (first.length() > 6 || last.length() > 6) {
                 return null;
             }
-            int from = Integer.parseInt(range[0]);
-            int to = range.length == 2 ? Integer.parseInt(range[1]) : from;
+            int from = Integer.parseInt(first);
+            int to = Integer.parseInt(last);
             if (to < from || to >= MAX_CPU_ID) {
                 return null;
             }
             cpus.set(from, to + 1);
         }
-        return cpus.stream().boxed().toList();
+        List<Integer> out = new java.util.ArrayList<>(cpus.cardinality());
+        for (int c = cpus.nextSetBit(0); c >= 0; c = cpus.nextSetBit(c + 1)) {
+            out.add(c);
+        }
+        return java.util.Collections.unmodifiableList(out);
     }
 
     /** A Linux CPU list for the CPUs, ascending with ranges ({@code 0-3,8}); empty for none. */
     public static String formatCpuList(java.util.Collection<Integer> cpus) {
-        List<Integer> sorted = cpus.stream().distinct().sorted().toList();
+        java.util.BitSet set = new java.util.BitSet();
+        for (int c : cpus) {
+            set.set(c);
+        }
         StringBuilder out = new StringBuilder();
-        for (int i = 0; i < sorted.size(); i++) {
-            int from = sorted.get(i);
-            int to = from;
-            while (i + 1 < sorted.size() && sorted.get(i + 1) == to + 1) {
-                to = sorted.get(++i);
+        for (int from = set.nextSetBit(0); from >= 0; from = set.nextSetBit(from + 1)) {
+            int to = set.nextClearBit(from) - 1;
+            if (out.length() > 0) {
+                out.append(',');
             }
-            out.append(out.length() == 0 ? "" : ",").append(from).append(from == to ? "" : "-" + to);
+            out.append(from);
+            if (to > from) {
+                out.append('-').append(to);
+            }
+            from = to;
         }
         return out.toString();
     }

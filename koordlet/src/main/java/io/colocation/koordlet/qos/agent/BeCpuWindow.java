@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -29,7 +30,8 @@ final class BeCpuWindow {
     BestEffortState record(Instant now, NodeSnapshot s) {
         BestEffortState be = s.bestEffort();
         samples.addLast(new Sample(now, used(s), realLimit(s, be)));
-        while (!samples.isEmpty() && samples.peekFirst().time().isBefore(now.minus(KEEP))) {
+        Instant horizon = now.minus(KEEP);
+        while (!samples.isEmpty() && samples.peekFirst().time().isBefore(horizon)) {
             samples.removeFirst();
         }
         long interval = Math.max(1, s.collectIntervalSeconds());
@@ -45,12 +47,15 @@ final class BeCpuWindow {
         double used = 0;
         double limit = 0;
         int n = 0;
-        for (Sample x : samples) {
-            if (x.time().isAfter(from)) {
-                used += x.usedMilli();
-                limit += x.limitMilli();
-                n++;
+        // newest first: the window is the deque's tail
+        for (Iterator<Sample> it = samples.descendingIterator(); it.hasNext(); ) {
+            Sample x = it.next();
+            if (!x.time().isAfter(from)) {
+                break;
             }
+            used += x.usedMilli();
+            limit += x.limitMilli();
+            n++;
         }
         if (n == 0 || n * interval * 3 < window) {
             return null;

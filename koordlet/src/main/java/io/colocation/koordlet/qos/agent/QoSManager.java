@@ -97,7 +97,7 @@ public final class QoSManager implements AutoCloseable {
     private final Map<Victim, Instant> evicted = new HashMap<>();
     private final Map<String, Long> evictionCounts = new ConcurrentHashMap<>();
     private final BeCpuWindow beCpu = new BeCpuWindow();
-    private final PodStateCache podStates = new PodStateCache();
+    private final SnapshotAssembler snapshots = new SnapshotAssembler();
     /** The last eviction per area, for its cool-down. */
     private final Map<EvictionStrategy.Area, Instant> lastEviction = new EnumMap<>(EvictionStrategy.Area.class);
     /** Since when the host's memory pressure stall has been at or above the threshold; null when it is not. */
@@ -165,8 +165,8 @@ public final class QoSManager implements AutoCloseable {
         List<Integer> cpuset = writer.get(beDir, CgroupWriter.Knob.CPUSET_CPUS).map(NodeAnnotations::cpuList).orElse(null);
         long quota = writer.get(beDir, CgroupWriter.Knob.CPU_QUOTA).map(Long::parseLong).orElse(BestEffortState.UNSET_QUOTA);
         List<String> problems = new ArrayList<>();
-        Optional<NodeSnapshot> snapshot = SnapshotAssembler.assemble(agent, gates, topology,
-                new BestEffortState(cpuset, quota, BestEffortState.DEFAULT_PERIOD, null, null), collectIntervalSeconds, podStates, problems);
+        Optional<NodeSnapshot> snapshot = snapshots.assemble(agent, gates, topology,
+                new BestEffortState(cpuset, quota, BestEffortState.DEFAULT_PERIOD, null, null), collectIntervalSeconds, problems);
         problems.forEach(p -> warnings.warn("koordlet QoS input", p));
         if (snapshot.isEmpty()) {
             return Optional.empty();

@@ -25,23 +25,26 @@ import java.util.Optional;
 /**
  * Builds the strategies' {@link NodeSnapshot} from the running agent, as {@code koordlet explain} builds it from
  * documents. YARN is part of the BE tier: its total is the BE host application under the besteffort cgroup, and
- * each running container is a BE candidate (its ApplicationMaster last).
+ * each running container is a BE candidate (its ApplicationMaster last). The Node, the NodeSLO's thresholds and each pod
+ * are decoded again only when their resourceVersion changed. The QoS thread's own.
  */
 final class SnapshotAssembler {
-    private SnapshotAssembler() {
-    }
+    private final PodStateCache podStates = new PodStateCache();
+    private final ByVersion<Node, NodeFacts> facts = new ByVersion<>((n, notes) ->
+            NodeFacts.of(n, "Node " + n.getMetadata().getName() + ": ", notes));
+    private final ByVersion<JsonNode, ResourceThresholds> thresholds = new ByVersion<>((spec, notes) ->
+            ResourceThresholds.of(spec, "NodeSLO spec.resourceUsedThresholdWithBE"));
 
     /** Empty until the Node and a first sample are there; what cannot be read is added to {@code problems}. */
-    static Optional<NodeSnapshot> assemble(AgentState agent, FeatureGates gates, List<Processor> topology, BestEffortState be,
-            int collectIntervalSeconds, PodStateCache podStates, List<String> problems) {
+    Optional<NodeSnapshot> assemble(AgentState agent, FeatureGates gates, List<Processor> topology, BestEffortState be,
+            int collectIntervalSeconds, List<String> problems) {
         Optional<Node> node = agent.node();
         HostSample sample = agent.lastSample();
         if (node.isEmpty() || sample == null) {
             return Optional.empty();
         }
         try {
-            String where = "Node " + node.get().getMetadata().getName() + ": ";
-            NodeFacts facts = NodeFacts.of(node.get(), where, problems);
+            NodeFacts facts = this.facts.of(node.get(), node.get().getMetadata().getResourceVersion(), problems);
             List<PodState> pods = new ArrayList<>();
             java.util.Set<String> uids = new java.util.HashSet<>();
             for (Pod p : agent.pods()) {
@@ -56,8 +59,8 @@ final class SnapshotAssembler {
             Optional<NodeSLO> slo = agent.nodeSlo();
             if (slo.isPresent()) {
                 NodeSLO.Spec spec = slo.get().getSpec();
-                thresholds = ResourceThresholds.of(spec == null ? null : spec.resourceUsedThresholdWithBE(),
-                        "NodeSLO spec.resourceUsedThresholdWithBE");
+                thresholds = this.thresholds.of(spec == null ? null : spec.resourceUsedThresholdWithBE(),
+                        slo.get().getMetadata() == null ? null : slo.get().getMetadata().getResourceVersion(), problems);
                 JsonNode declared = spec == null ? null : spec.hostApplications();
                 for (int i = 0; declared != null && i < declared.size(); i++) {
                     JsonNode a = declared.get(i);

@@ -215,7 +215,20 @@ public final class CpuSuppress {
                 excluded.addAll(p.pinnedCpus());
             }
         }
-        return s.cpuTopology().stream().map(Processor::cpu).filter(c -> !excluded.contains(c)).sorted().distinct().toList();
+        List<Integer> cpus = new ArrayList<>(s.cpuTopology().size());
+        for (Processor p : s.cpuTopology()) {
+            if (!excluded.contains(p.cpu())) {
+                cpus.add(p.cpu());
+            }
+        }
+        cpus.sort(null);
+        List<Integer> distinct = new ArrayList<>(cpus.size());
+        for (Integer c : cpus) {
+            if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).equals(c)) {
+                distinct.add(c);
+            }
+        }
+        return List.copyOf(distinct);
     }
 
     private static long ceilDiv(long a, long b) {

@@ -242,7 +242,14 @@ public final class CpuEvict {
                 PriorityEvictions.requestOf(release, ResourceNames.CPU));
     }
 
+    /** As {@code %.1f} formats it (half up on the decimal digits), without the Formatter's cost: the round runs every second. */
     private static String fmt(double v) {
-        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.1f", v);
+        if (v == Math.rint(v)) {
+            return String.valueOf((long) v);
+        }
+        if (v < 0 || Double.isNaN(v) || Double.isInfinite(v)) {
+            return String.format(java.util.Locale.ROOT, "%.1f", v);
+        }
+        return new java.math.BigDecimal(Double.toString(v)).setScale(1, java.math.RoundingMode.HALF_UP).toPlainString();
     }
 }
