@@ -159,9 +159,11 @@ public final class GrantArbiter {
                 && yPublished + Math.max(kPublish, kLimit) <= origin) {
             yPublish = yPublished;
         }
-        // YARN's grant below its use (above its share, or use above origin not taken back) keeps what it holds from
-        // preemption: its scheduler places nothing more there, and it shrinks to its grant as its containers end.
-        long keep = yPublish < yUsed && !(excess > 0 && takeBack) ? Math.max(origin, yUsed) : 0;
+        // YARN's grant below what it may hold (above its share, use above origin not taken back, or a shrink it has not
+        // acknowledged yet) keeps what it holds from preemption: its scheduler places nothing more there, and it shrinks
+        // to its grant as its containers end. What it may hold, not only the use last reported: YARN allocates on the old
+        // grant until it applies the new one, and its report of that comes after the shrink was decided.
+        long keep = yPublish < yLimit && !(excess > 0 && takeBack) ? Math.max(origin, yLimit) : 0;
         return new long[] {kTarget, yTarget, kPublish, yPublish, excess, keep};
     }
 

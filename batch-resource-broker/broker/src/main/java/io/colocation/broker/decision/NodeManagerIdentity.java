@@ -8,7 +8,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -36,18 +35,52 @@ public final class NodeManagerIdentity {
     }
 
     /**
-     * @param knownNodesByCluster for the host mapping, each YARN cluster's reported node ids; empty map when
-     *                            the host mapping is off
+     * The NodeManagers the YARN clusters report, by host name (lower case), for the host-name mapping: one index per pass
+     * instead of comparing each node with every reported NodeManager (a million comparisons a pass at 1,000 nodes).
      */
-    public static Resolution resolve(Node node, List<Pod> podsOnNode, Map<String, ? extends Collection<String>> knownNodesByCluster,
-            boolean matchHostNames) {
-        Optional<Pod> nmPod = podsOnNode.stream()
-                .filter(p -> p.getMetadata().getAnnotations() != null && p.getMetadata().getAnnotations().containsKey(KoordinatorKeys.ANNOTATION_YARN_NODE_ID))
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .min(Comparator.comparing((Function<Pod, String>) p -> p.getMetadata().getNamespace())
-                        .thenComparing(p -> p.getMetadata().getName()));
-        if (nmPod.isPresent()) {
-            Pod pod = nmPod.get();
+    public static final class HostIndex {
+        private record Entry(int order, NodeManager nodeManager) {
+        }
+
+        private final Map<String, Entry> byHost = new java.util.HashMap<>();
+
+        /** @param knownNodesByCluster each YARN cluster's reported node ids ({@code host:port}) */
+        public static HostIndex of(Map<String, ? extends Collection<String>> knownNodesByCluster) {
+            HostIndex index = new HostIndex();
+            int order = 0;
+            for (Map.Entry<String, ? extends Collection<String>> cluster : knownNodesByCluster.entrySet()) {
+                for (String nodeId : cluster.getValue()) {
+                    String host = nodeId.substring(0, Math.max(nodeId.lastIndexOf(':'), 0));
+                    index.byHost.putIfAbsent(host.toLowerCase(java.util.Locale.ROOT),
+                            new Entry(order++, new NodeManager(cluster.getKey(), nodeId, "host name " + host)));
+                }
+            }
+            return index;
+        }
+
+        /** The first reported NodeManager on either host name; null for none. */
+        NodeManager first(String name, String otherName) {
+            Entry a = name == null ? null : byHost.get(name.toLowerCase(java.util.Locale.ROOT));
+            Entry b = otherName == null ? null : byHost.get(otherName.toLowerCase(java.util.Locale.ROOT));
+            Entry first = a == null ? b : b == null || a.order() <= b.order() ? a : b;
+            return first == null ? null : first.nodeManager();
+        }
+    }
+
+    /**
+     * @param known for the host mapping, the NodeManagers each YARN cluster reports (empty when the host mapping is off)
+     */
+    public static Resolution resolve(Node node, List<Pod> podsOnNode, HostIndex known, boolean matchHostNames) {
+        Pod nmPod = null;
+        for (Pod p : podsOnNode) {
+            Map<String, String> a = p.getMetadata().getAnnotations();
+            if (a != null && a.containsKey(KoordinatorKeys.ANNOTATION_YARN_NODE_ID) && p.getMetadata().getDeletionTimestamp() == null
+                    && (nmPod == null || BY_NAMESPACE_AND_NAME.compare(p, nmPod) < 0)) {
+                nmPod = p;
+            }
+        }
+        if (nmPod != null) {
+            Pod pod = nmPod;
             String where = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
             String nodeId = pod.getMetadata().getAnnotations().get(KoordinatorKeys.ANNOTATION_YARN_NODE_ID).trim();
             String clusterId = pod.getMetadata().getAnnotations().getOrDefault(KoordinatorKeys.ANNOTATION_YARN_CLUSTER_ID, YarnContract.DEFAULT_CLUSTER_ID).trim();
@@ -63,18 +96,13 @@ public final class NodeManagerIdentity {
         if (!matchHostNames) {
             return Resolution.none();
         }
-        String name = node.getMetadata().getName();
         String hostLabel = node.getMetadata().getLabels() == null ? null : node.getMetadata().getLabels().get(HOSTNAME_LABEL);
-        for (Map.Entry<String, ? extends Collection<String>> cluster : knownNodesByCluster.entrySet()) {
-            for (String nodeId : cluster.getValue()) {
-                String host = nodeId.substring(0, Math.max(nodeId.lastIndexOf(':'), 0));
-                if (host.equalsIgnoreCase(name) || host.equalsIgnoreCase(hostLabel)) {
-                    return new Resolution(new NodeManager(cluster.getKey(), nodeId, "host name " + host), null);
-                }
-            }
-        }
-        return Resolution.none();
+        NodeManager byHost = known.first(node.getMetadata().getName(), hostLabel);
+        return byHost == null ? Resolution.none() : new Resolution(byHost, null);
     }
+
+    private static final Comparator<Pod> BY_NAMESPACE_AND_NAME = Comparator.comparing((Function<Pod, String>) p -> p.getMetadata().getNamespace())
+            .thenComparing(p -> p.getMetadata().getName());
 
     /** Koordinator's rule: {@code host:port}, exactly two parts, an integer port. Null when valid. */
     static String checkNodeId(String nodeId) {

@@ -344,14 +344,16 @@ public final class ClusterView implements ClusterInputs, Closeable {
         return configState.usable();
     }
 
-    /** The spec of every NodeMetric by name (a JSON null when it has none, {@link #UNREADABLE_SPEC} when it cannot be read). */
-    public Map<String, JsonNode> nodeMetricSpecs() {
-        Map<String, JsonNode> specs = new java.util.HashMap<>();
-        for (NodeMetric m : nodeMetrics.values()) {
-            specs.put(m.getMetadata().getName(), m.getSpec() == null ? JSON.nullNode() : JSON.valueToTree(m.getSpec()));
-        }
-        nodeMetrics.unreadable().keySet().forEach(name -> specs.put(name, UNREADABLE_SPEC));
-        return specs;
+    /** Every readable NodeMetric by name. */
+    public Map<String, NodeMetric> nodeMetrics() {
+        Map<String, NodeMetric> out = new java.util.HashMap<>();
+        nodeMetrics.values().forEach(m -> out.put(m.getMetadata().getName(), m));
+        return out;
+    }
+
+    /** The NodeMetrics that exist but cannot be read, and why (their controller rewrites their spec). */
+    public Map<String, String> unreadableNodeMetrics() {
+        return nodeMetrics.unreadable();
     }
 
     /** Whether the API server serves NodeSLO (its CRD was installed when the broker started). */

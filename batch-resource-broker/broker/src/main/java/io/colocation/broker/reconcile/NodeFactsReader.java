@@ -59,7 +59,7 @@ final class NodeFactsReader {
             yarnSides.forEach((id, side) -> known.put(id, side.knownNodes()));
         }
         ColocationConfig config = view.colocationConfig(); // first: it takes in the ConfigMap as it is now
-        return new Pass(view.configUsable() ? config : null, view.configError(), kubernetesDemand, known,
+        return new Pass(view.configUsable() ? config : null, view.configError(), kubernetesDemand, NodeManagerIdentity.HostIndex.of(known),
                 view.watching(), leading, now);
     }
 
@@ -71,13 +71,13 @@ final class NodeFactsReader {
         private final ColocationConfig config;
         private final String configError;
         private final Resources kubernetesDemand;
-        private final Map<String, Collection<String>> known;
+        private final NodeManagerIdentity.HostIndex known;
         private final boolean apiServerUp;
         private final boolean leading;
         private final Instant now;
         private final Map<String, Optional<YarnFacts>> yarn = new ConcurrentHashMap<>();
 
-        private Pass(ColocationConfig config, String configError, Resources kubernetesDemand, Map<String, Collection<String>> known,
+        private Pass(ColocationConfig config, String configError, Resources kubernetesDemand, NodeManagerIdentity.HostIndex known,
                 boolean apiServerUp, boolean leading, Instant now) {
             this.config = config;
             this.configError = configError;

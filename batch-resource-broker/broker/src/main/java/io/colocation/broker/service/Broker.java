@@ -143,7 +143,8 @@ public final class Broker implements Managed {
                 Duration.ofMillis(config.sync.intervalMs));
         loop = new ArbitrationLoop(reconciler, Duration.ofMillis(config.sync.intervalMs), Duration.ofMillis(config.sync.debounceMs));
         loopRef[0] = loop;
-        sloControllers = new SloControllers(kubernetes, view, leadership, config.kubernetes.sloConfigNamespace, events);
+        sloControllers = new SloControllers(kubernetes, view, leadership, config.kubernetes.sloConfigNamespace, events,
+                config.sync.publishThreads);
         sloLoop = new ArbitrationLoop("slo-controllers", sloControllers::reconcile, Duration.ofMillis(config.sync.intervalMs),
                 Duration.ofMillis(config.sync.debounceMs));
         loopRef[1] = sloLoop;
@@ -162,6 +163,7 @@ public final class Broker implements Managed {
         List<AutoCloseable> closing = new ArrayList<>();
         closing.add(loop);
         closing.add(sloLoop);
+        closing.add(sloControllers);
         closing.add(reconciler);
         closing.add(events);
         closing.add(view);

@@ -16,7 +16,13 @@ import io.colocation.model.slo.NodeSLO;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.colocation.api.concurrent.Daemons;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -29,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * writes. A ConfigMap key that does not parse keeps its last good value; its error is logged once, recorded
  * as an Event on the ConfigMap and listed by {@link #configErrors()} for the health check.
  */
-public final class SloControllers {
+public final class SloControllers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SloControllers.class);
 
     private final ClusterView view;
@@ -39,9 +45,17 @@ public final class SloControllers {
     private final SloObjectWriter<NodeSLO> nodeSlos;
     private final SloConfigCache config;
     private final DistinctWarnings writeFailures = new DistinctWarnings(LOG);
+    private final ExecutorService writers;
+    private final SpecTrees metricTrees = new SpecTrees();
+    private final SpecTrees sloTrees = new SpecTrees();
+    /** Per node, the inputs its object last matched with (the controllers' thread's own). */
+    private final Map<String, Inputs> metricSettled = new HashMap<>();
+    private final Map<String, Inputs> sloSettled = new HashMap<>();
 
+    /** @param writeThreads parallel writes to the API server ({@code sync.publishThreads}) */
     public SloControllers(KubernetesClient client, ClusterView view, LeaderEpoch leadership, String sloNamespace,
-            EventRecorder events) {
+            EventRecorder events, int writeThreads) {
+        this.writers = Executors.newFixedThreadPool(writeThreads, Daemons.named("slo-writer"));
         this.view = view;
         this.leadership = leadership;
         this.events = events;
@@ -60,29 +74,85 @@ public final class SloControllers {
         List<Node> nodes = view.nodes();
         ColocationConfig colocation = view.colocationConfig();
         boolean colocationInError = view.configError() != null;
-        Map<String, JsonNode> metricSpecs = view.nodeMetricSpecs();
-        ObjectPlan metricPlan = ObjectPlan.of(nodes, metricSpecs, node -> {
-            if (colocationInError && metricSpecs.containsKey(node.getMetadata().getName())) {
-                return null; // Koordinator keeps the existing spec while colocation-config is in error
-            }
-            return NodeMetricSpecs.forStrategy(NodeStrategyResolver.resolve(colocation, node.getMetadata().getLabels(),
-                    node.getMetadata().getAnnotations()).strategy());
-        });
-        record(nodeMetrics.apply(metricPlan), "NodeMetric");
+        Map<String, NodeMetric> metrics = view.nodeMetrics();
+        Map<String, JsonNode> metricSpecs = specs(metrics, NodeMetric::getSpec, metricTrees, view.unreadableNodeMetrics());
+        ObjectPlan metricPlan = plan(nodes, metricSpecs, metricSettled, node -> new Inputs(colocation, node.getMetadata().getLabels(),
+                annotation(node, KoordinatorKeys.ANNOTATION_NODE_COLOCATION_STRATEGY), generation(metrics.get(node.getMetadata().getName()))),
+                node -> {
+                    if (colocationInError && metricSpecs.containsKey(node.getMetadata().getName())) {
+                        return null; // Koordinator keeps the existing spec while colocation-config is in error
+                    }
+                    return NodeMetricSpecs.forStrategy(NodeStrategyResolver.resolve(colocation, node.getMetadata().getLabels(),
+                            node.getMetadata().getAnnotations()).strategy());
+                });
+        record(nodeMetrics.apply(metricPlan, writers), "NodeMetric");
         if (view.nodeSloServed()) {
             Map<SloConfigKey, SloStrategies> keys = config.strategies();
             Map<String, NodeSLO> existing = view.nodeSlos();
-            Map<String, JsonNode> sloSpecs = new HashMap<>();
-            existing.forEach((name, slo) -> sloSpecs.put(name, SloObjectWriter.specOf(slo.getSpec())));
             // One that cannot be read is replaced by the rendered spec (as if it had none), never left broken.
-            view.unreadableNodeSlos().keySet().forEach(name -> sloSpecs.put(name, ClusterView.UNREADABLE_SPEC));
-            ObjectPlan sloPlan = ObjectPlan.of(nodes, sloSpecs, node -> {
-                NodeSLO current = existing.get(node.getMetadata().getName());
-                return NodeSloSpecs.render(keys, node.getMetadata().getLabels(), node.getMetadata().getAnnotations(),
-                        current == null ? null : current.getSpec());
-            });
-            record(nodeSlos.apply(sloPlan), "NodeSLO");
+            Map<String, JsonNode> sloSpecs = specs(existing, NodeSLO::getSpec, sloTrees, view.unreadableNodeSlos());
+            ObjectPlan sloPlan = plan(nodes, sloSpecs, sloSettled, node -> new Inputs(keys, node.getMetadata().getLabels(),
+                    annotation(node, NodeSloSpecs.ANNOTATION_NETWORK_BANDWIDTH), generation(existing.get(node.getMetadata().getName()))),
+                    node -> {
+                        NodeSLO current = existing.get(node.getMetadata().getName());
+                        return NodeSloSpecs.render(keys, node.getMetadata().getLabels(), node.getMetadata().getAnnotations(),
+                                current == null ? null : current.getSpec());
+                    });
+            record(nodeSlos.apply(sloPlan, writers), "NodeSLO");
         }
+    }
+
+    /**
+     * What a node's object is rendered from: the configuration (the same object while the ConfigMap is unchanged), the
+     * node's labels and the annotation that overrides it, and the generation of the object's spec (null: none).
+     */
+    private record Inputs(Object config, Map<String, String> labels, String annotation, Long objectGeneration) {
+    }
+
+    /**
+     * {@link ObjectPlan#of} over the nodes whose inputs changed since their object last matched what they render to: the
+     * others are left as they are, without rendering and comparing a thousand specs every round.
+     */
+    private static ObjectPlan plan(List<Node> nodes, Map<String, JsonNode> existing, Map<String, Inputs> settled,
+            Function<Node, Inputs> inputs, Function<Node, Object> desired) {
+        Map<String, Inputs> compared = new HashMap<>();
+        ObjectPlan plan = ObjectPlan.of(nodes, existing, node -> {
+            String name = node.getMetadata().getName();
+            Inputs now = inputs.apply(node);
+            if (now.objectGeneration() != null && now.equals(settled.get(name))) {
+                return null;
+            }
+            Object spec = desired.apply(node);
+            if (spec != null && now.objectGeneration() != null) {
+                compared.put(name, now);
+            }
+            return spec;
+        });
+        plan.creates().forEach(w -> compared.remove(w.node().getMetadata().getName()));
+        plan.updates().forEach(w -> compared.remove(w.node().getMetadata().getName()));
+        Set<String> names = new HashSet<>();
+        nodes.forEach(n -> names.add(n.getMetadata().getName()));
+        settled.keySet().retainAll(names);
+        settled.putAll(compared);
+        return plan;
+    }
+
+    private static <T extends io.colocation.model.slo.KoordinatorResource> Map<String, JsonNode> specs(Map<String, T> objects,
+            Function<T, Object> spec, SpecTrees trees, Map<String, String> unreadable) {
+        Map<String, JsonNode> specs = new HashMap<>();
+        objects.forEach((name, o) -> specs.put(name, trees.of(o, spec.apply(o))));
+        trees.retain(objects.keySet());
+        unreadable.keySet().forEach(name -> specs.put(name, ClusterView.UNREADABLE_SPEC));
+        return specs;
+    }
+
+    private static Long generation(io.colocation.model.slo.KoordinatorResource object) {
+        return object == null ? null : object.getMetadata().getGeneration();
+    }
+
+    private static String annotation(Node node, String key) {
+        Map<String, String> a = node.getMetadata().getAnnotations();
+        return a == null ? null : a.get(key);
     }
 
     private void record(SloObjectWriter.Outcome outcome, String kind) {
@@ -110,5 +180,10 @@ public final class SloControllers {
     /** Writes that fail now (by kind), with why. */
     public Map<String, String> writeErrors() {
         return writeFailures.current();
+    }
+
+    @Override
+    public void close() {
+        Daemons.stop(5, writers);
     }
 }

@@ -27,19 +27,19 @@ class NodeManagerIdentityTest {
     void nodeManagerIdentityFromThePodAnnotationOrTheHostName() {
         Node n = node("worker-1", Map.of("kubernetes.io/hostname", "worker-1.example.com"));
         var viaPod = NodeManagerIdentity.resolve(n, List.of(nmPod(Map.of(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, "worker-1:8041"))),
-                Map.of(), true);
+                NodeManagerIdentity.HostIndex.of(Map.of()), true);
         assertEquals("__default_yarn_cluster__", viaPod.nodeManager().clusterId());
         assertEquals("worker-1:8041", viaPod.nodeManager().nodeId());
 
         var bad = NodeManagerIdentity.resolve(n, List.of(nmPod(Map.of(KoordinatorKeys.ANNOTATION_YARN_NODE_ID, "worker-1:http"))),
-                Map.of(), true);
+                NodeManagerIdentity.HostIndex.of(Map.of()), true);
         assertNull(bad.nodeManager());
         assertTrue(bad.problem().contains("Pod yarn/nm") && bad.problem().contains("port that is not a number"), bad.problem());
         assertTrue(NodeManagerIdentity.checkNodeId("a:1:2").contains("host:port"));
 
-        var viaHost = NodeManagerIdentity.resolve(n, List.of(), Map.of("prod", List.of("other:8041", "worker-1.example.com:45454")), true);
+        var viaHost = NodeManagerIdentity.resolve(n, List.of(), NodeManagerIdentity.HostIndex.of(Map.of("prod", List.of("other:8041", "worker-1.example.com:45454"))), true);
         assertEquals("prod", viaHost.nodeManager().clusterId());
         assertEquals("worker-1.example.com:45454", viaHost.nodeManager().nodeId());
-        assertNull(NodeManagerIdentity.resolve(n, List.of(), Map.of("prod", List.of("worker-1:8041")), false).nodeManager());
+        assertNull(NodeManagerIdentity.resolve(n, List.of(), NodeManagerIdentity.HostIndex.of(Map.of("prod", List.of("worker-1:8041"))), false).nodeManager());
     }
 }
