@@ -2,19 +2,21 @@
 # The simulator as CI runs it: the distribution's `colocation simulate` with 20 nodes through 2 simulated hours at speed
 # 120, once with colocation off (the baseline) and once partitioned, same seed. It must exit 0 both times, write the
 # report and the picture, hold the invariants (0 overcommit samples under partitioned, Batch used by Kubernetes and by
-# YARN, cluster CPU above the baseline) and leave nothing behind (no process, no work directory).
+# YARN, cluster CPU above the baseline) and leave nothing behind (no process, no work directory, nothing in the directory
+# it was started from).
 # Usage: dev/test-simulate.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=dist/target/colocation/bin/colocation
+bin=$(pwd)/dist/target/colocation/bin/colocation
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
+mkdir "$reports/cwd"
 before=$(find /tmp -maxdepth 1 -name 'colocation-simulate-*' -type d | wc -l)
 for policy in off partitioned; do
   mkdir "$reports/$policy"
   status=0
-  SIMULATE_JVM_OPTS="-Xmx1500m -XX:+UseParallelGC" "$bin" simulate --nodes 20 --hours 2 --speed 120 --seed 7 \
-    --policy "$policy" --report "$reports/$policy" --quiet || status=$?
+  (cd "$reports/cwd" && SIMULATE_JVM_OPTS="-Xmx1500m -XX:+UseParallelGC" "$bin" simulate --nodes 20 --hours 2 --speed 120 \
+    --seed 7 --policy "$policy" --report "$reports/$policy" --quiet) || status=$?
   if [ "$status" -ne 0 ]; then
     echo "test-simulate: colocation simulate --policy $policy exited with $status" >&2
     exit 1
@@ -46,6 +48,10 @@ if [ -n "$left" ]; then
 fi
 if [ "$(find /tmp -maxdepth 1 -name 'colocation-simulate-*' -type d | wc -l)" -gt "$before" ]; then
   echo "test-simulate: a work directory was left in /tmp" >&2
+  exit 1
+fi
+if [ -n "$(ls -A "$reports/cwd")" ]; then
+  echo "test-simulate: files left in the directory it ran from: $(ls -A "$reports/cwd")" >&2
   exit 1
 fi
 echo "test-simulate: passed (off $baseline % CPU, partitioned $(jq -r '.cpu.meanPercent' "$on") %), nothing left behind"

@@ -9,6 +9,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
+import ch.qos.logback.core.joran.spi.JoranException;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code colocation simulate}: exit 0 when the run finished and its report was written, 1 when an input could not be
@@ -40,6 +44,7 @@ public final class SimulateCommand {
             """;
 
     static final String HOSTS_FILE_PROPERTY = "jdk.net.hosts.file";
+    static final String LOG_FILE_PROPERTY = "colocation.simulate.log";
 
     /** Held: java.util.logging keeps loggers weakly, and a collected logger forgets its level. */
     private static final List<java.util.logging.Logger> QUIET = List.of(java.util.logging.Logger.getLogger(""),
@@ -81,6 +86,22 @@ public final class SimulateCommand {
         System.setProperty(HOSTS_FILE_PROPERTY, file.toString());
     }
 
+    /**
+     * Logging was configured when the first class asked for a logger, before the work directory existed (into nothing, by
+     * {@code conf/logback-simulate.xml}): it reads its configuration again, now that the file can be named.
+     */
+    private static void logInto(Path file) {
+        System.setProperty(LOG_FILE_PROPERTY, file.toString());
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.reset();
+            try {
+                new ContextInitializer(context).autoConfig();
+            } catch (JoranException e) {
+                System.err.println("colocation simulate: cannot log to " + file + ": " + e.getMessage());
+            }
+        }
+    }
+
     static int run(String[] args, PrintStream out, PrintStream err) {
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
             out.print(HELP);
@@ -119,7 +140,7 @@ public final class SimulateCommand {
         Path work;
         try {
             work = Files.createTempDirectory("colocation-simulate-");
-            System.setProperty("colocation.simulate.logs", Files.createDirectories(work.resolve("logs")).toString());
+            logInto(Files.createDirectories(work.resolve("logs")).resolve("simulator.log"));
         } catch (IOException e) {
             err.println("colocation simulate: cannot create a work directory: " + e.getMessage());
             return 1;

@@ -106,6 +106,7 @@ public final class Simulation implements AutoCloseable {
         long wallStart = System.nanoTime();
         boolean colocation = options.policy() != SimulateOptions.Policy.OFF;
         LoadTrace trace = LoadTrace.load(options.trace(), options.traceColumn(), options.traceStepSeconds());
+        ClusterObjects.SloConfig sloConfig = ClusterObjects.sloConfig(home.resolve("conf"));
         double seconds = options.hours() * 3600;
         NodeLoadCurves curves = new NodeLoadCurves(trace, options.nodes(), seconds, options.onlineMeanPercent() / 100, options.seed());
         ScaledClock clock = new ScaledClock(System.currentTimeMillis(), options.speed(), java.time.Clock.systemUTC());
@@ -133,7 +134,8 @@ public final class Simulation implements AutoCloseable {
             KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
             parts.push(client);
             progress.say("etcd + kube-apiserver at " + api.url() + "; ZooKeeper at " + zk.connectString());
-            ClusterObjects.apply(client, home.resolve("conf"), List.of(OnlineWorkload.NAMESPACE, BatchWorkload.NAMESPACE, "koordinator-system"));
+            ClusterObjects.apply(client, home.resolve("conf"), List.of(OnlineWorkload.NAMESPACE, BatchWorkload.NAMESPACE, "koordinator-system"),
+                    sloConfig);
 
             Map<String, SimulatedHost> hosts = new LinkedHashMap<>();
             List<HostAgent> agents = new ArrayList<>();
@@ -176,7 +178,7 @@ public final class Simulation implements AutoCloseable {
 
             SimulatedYarn yarn = null;
             if (colocation) {
-                yarn = SimulatedYarn.start(SimulatedYarnConfiguration.of(home.resolve("conf"), zk.connectString(), "/colocation"),
+                yarn = SimulatedYarn.start(SimulatedYarnConfiguration.of(home.resolve("conf"), zk.connectString(), "/colocation", options.speed()),
                         hosts.values(), Resource.newInstance(NODE_MEMORY >> 20, NODE_CORES), Resource.newInstance(2048, 1), clock,
                         NODE_HEARTBEAT, AM_HEARTBEAT);
                 yarnRef[0] = yarn;
@@ -266,7 +268,7 @@ public final class Simulation implements AutoCloseable {
             progress.done();
             double wall = (System.nanoTime() - wallStart) / 1e9;
             return RunReport.of(options, trace, clock, sampler, workload, yarn, agents, lag, monitor.figures(), stepper,
-                    control.get(false, "/metrics"), wall, (System.nanoTime() - nanosAtFrom) / 1e9, kubelets);
+                    control.get(false, "/metrics"), wall, (System.nanoTime() - nanosAtFrom) / 1e9, kubelets, sloConfig);
         } catch (PartFailedException e) {
             keepWork = true;
             throw e;
@@ -274,8 +276,8 @@ public final class Simulation implements AutoCloseable {
     }
 
     /**
-     * Waits until the loop runs on every node: its koordlet reported, the broker published its Batch, and YARN applied a
-     * first grant (a NodeManager runs on its own totals until then). What a real cluster does once, when colocation is
+     * Waits until the loop runs on every node: its koordlet reported, the broker published its Batch and wrote its NodeSLO,
+     * and YARN applied a first grant (a NodeManager runs on its own totals until then). What a real cluster does once, when colocation is
      * turned on, is not part of the measured day.
      */
     private void warmUp(List<HostAgent> agents, SharedWatches watches, SimulatedYarn yarn, ControlPlane control, Progress progress)
@@ -288,20 +290,22 @@ public final class Simulation implements AutoCloseable {
                 Node n = watches.node(node).orElse(null);
                 boolean published = ClusterSampler.originOf(n) >= 0;
                 boolean granted = yarn == null || yarn.figures(node).capacityMilli() < NODE_CORES * 1000L;
-                if (!published || !granted) {
+                // without its NodeSLO a koordlet neither suppresses nor evicts
+                boolean enforced = watches.view(node).nodeSlo().isPresent();
+                if (!published || !granted || !enforced) {
                     waiting++;
                 }
             }
             if (waiting == 0) {
-                progress.say("every node has Batch published and YARN's first grant applied: the day starts");
+                progress.say("every node has Batch published, its NodeSLO and YARN's first grant applied: the day starts");
                 return;
             }
             if (!control.dead().isEmpty()) {
                 throw new PartFailedException(String.join(", ", control.dead()), "exited while starting", work.resolve("logs"));
             }
             if (System.nanoTime() > deadline) {
-                throw new PartFailedException("the colocation loop", waiting + " of " + agents.size() + " nodes have no Batch published or no"
-                        + " YARN grant applied after " + WARM_UP_LIMIT.toSeconds() + " s", work.resolve("logs"));
+                throw new PartFailedException("the colocation loop", waiting + " of " + agents.size() + " nodes have no Batch published, no NodeSLO"
+                        + " or no YARN grant applied after " + WARM_UP_LIMIT.toSeconds() + " s", work.resolve("logs"));
             }
             Thread.sleep(250);
         }

@@ -30,6 +30,9 @@ public final class SimulatedCgroups implements CgroupWriter {
     private final Map<String, Map<Knob, String>> values = new HashMap<>();
     private final Deque<Write> audit = new ArrayDeque<>();
     private final AtomicLong writes = new AtomicLong();
+    /** The BE cpuset last counted, and its size: the host model asks every step, the koordlet rewrites it rarely. */
+    private String countedCpuset;
+    private double countedCpusetCores;
 
     public SimulatedCgroups(Clock clock) {
         this.clock = clock;
@@ -121,8 +124,13 @@ public final class SimulatedCgroups implements CgroupWriter {
     /** The BE tier's cpuset size in CPUs; infinite when it was never written (all of the host's CPUs). */
     public synchronized double beCpusetCores() {
         String cpus = values.get(beDir()).get(Knob.CPUSET_CPUS);
+        if (cpus != null && cpus.equals(countedCpuset)) {
+            return countedCpusetCores;
+        }
         List<Integer> list = cpus == null ? null : NodeAnnotations.cpuList(cpus);
-        return list == null ? Double.POSITIVE_INFINITY : list.size();
+        countedCpuset = cpus;
+        countedCpusetCores = list == null ? Double.POSITIVE_INFINITY : list.size();
+        return countedCpusetCores;
     }
 
     /** Values written so far (a changed value each). */

@@ -46,7 +46,7 @@ public final class RunReport {
 
     public static RunReport of(SimulateOptions o, LoadTrace trace, ScaledClock clock, ClusterSampler sampler, BatchWorkload workload,
             SimulatedYarn yarn, List<HostAgent> agents, PublishLag lag, List<ProcessMonitor.Figures> processes, HostStepper stepper,
-            String schedulerMetrics, double wallSeconds, double dayWallSeconds, SimulatedKubelets kubelets) {
+            String schedulerMetrics, double wallSeconds, double dayWallSeconds, SimulatedKubelets kubelets, ClusterObjects.SloConfig slo) {
         List<ClusterSampler.Sample> s = sampler.samples();
         ObjectNode root = JSON.createObjectNode();
         root.put("policy", o.policy().label());
@@ -184,8 +184,20 @@ public final class RunReport {
         sim.put("kubeletWriteFailures", kubelets.writeFailures());
         sim.put("yarnHeartbeatFailures", yarn == null ? 0 : yarn.heartbeatFailures());
         sim.put("kernelOomKills", sampler.oomKills());
-        sim.put("colocationConfig", ClusterObjects.COLOCATION.replaceAll("\\s+", " "));
-        sim.put("resourceThresholdConfig", ClusterObjects.RESOURCE_THRESHOLDS.replaceAll("\\s+", " "));
+        sim.put("colocationConfig", slo.colocation().replaceAll("\\s+", " "));
+        sim.put("resourceThresholdConfig", slo.resourceThresholds().replaceAll("\\s+", " "));
+        ObjectNode thresholds = root.putObject("thresholds");
+        try {
+            var colocation = JSON.readTree(slo.colocation());
+            var be = JSON.readTree(slo.resourceThresholds().isEmpty() ? "{}" : slo.resourceThresholds()).path("clusterStrategy");
+            thresholds.set("cpuReclaimThresholdPercent", colocation.path("cpuReclaimThresholdPercent"));
+            thresholds.set("memoryReclaimThresholdPercent", colocation.path("memoryReclaimThresholdPercent"));
+            thresholds.set("cpuSuppressThresholdPercent", be.path("cpuSuppressThresholdPercent"));
+            thresholds.set("memoryEvictThresholdPercent", be.path("memoryEvictThresholdPercent"));
+            thresholds.set("cpuEvictTimeWindowSeconds", be.path("cpuEvictTimeWindowSeconds"));
+        } catch (IOException e) {
+            thresholds.put("unreadable", e.getMessage());
+        }
         ArrayNode examples = sim.putArray("overcommitExamples");
         sampler.overcommitExamples().forEach(examples::add);
         return new RunReport(root, s, table(root), o.policy().label() + ", " + o.nodes() + " nodes, " + trace.name() + ", seed " + o.seed());
@@ -199,6 +211,11 @@ public final class RunReport {
         var yt = r.path("tasks").path("yarn");
         row(b, "policy / nodes / trace / seed", r.path("policy").asText() + " / " + r.path("nodes").asInt() + " / " + r.path("trace").asText()
                 + " / " + r.path("seed").asLong());
+        var t = r.path("thresholds");
+        row(b, "thresholds: reclaim CPU / memory, suppress, evict", t.path("cpuReclaimThresholdPercent").asText("-") + " % / "
+                + t.path("memoryReclaimThresholdPercent").asText("-") + " %, BE suppressed at " + t.path("cpuSuppressThresholdPercent").asText("-")
+                + " %, BE memory eviction at " + t.path("memoryEvictThresholdPercent").asText("-") + " %, BE CPU eviction window "
+                + t.path("cpuEvictTimeWindowSeconds").asText("-") + " s");
         row(b, "simulated hours (wall s of the day)", r.path("simulatedHours").asDouble() + " (" + r.path("dayWallSeconds").asDouble() + ")");
         row(b, "cluster CPU mean / p50 / p95", String.format(Locale.ROOT, "%.1f %% / %.1f %% / %.1f %%", cpu.path("meanPercent").asDouble(),
                 cpu.path("p50Percent").asDouble(), cpu.path("p95Percent").asDouble()));

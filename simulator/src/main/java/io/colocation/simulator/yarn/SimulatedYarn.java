@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -79,9 +80,13 @@ public final class SimulatedYarn implements AutoCloseable {
     public static SimulatedYarn start(Configuration conf, Collection<SimulatedHost> hosts, Resource nodeResource, Resource amResource,
             Clock clock, Duration nodeHeartbeat, Duration amHeartbeat) throws Exception {
         QueueMetrics.clearQueueMetrics();
-        // Simulated hosts have names, no addresses: container tokens name their NodeManager by host name.
+        // Simulated hosts have names, no addresses: container tokens name their NodeManager by host name, and each name
+        // resolves to loopback in Hadoop's own resolution (otherwise every container token asks DNS for a name it lacks).
         conf.setBoolean("hadoop.security.token.service.use_ip", false);
         SecurityUtil.setTokenServiceUseIp(false);
+        for (SimulatedHost h : hosts) {
+            NetUtils.addStaticResolution(h.name(), "127.0.0.1");
+        }
         SimulatedYarn[] self = new SimulatedYarn[1];
         ResourceManager rm = new ResourceManager() {
             @Override

@@ -33,7 +33,12 @@ public final class SimulatedYarnConfiguration {
     private SimulatedYarnConfiguration() {
     }
 
-    public static Configuration of(Path confDir, String zkConnect, String zkRoot) throws PartFailedException {
+    /**
+     * @param speed the simulation's speed: NodeManagers heartbeat once a wall second, {@code speed} simulated seconds, and
+     *              the RM may assign as many containers off-switch in one heartbeat as a real one would in those seconds
+     *              (one a heartbeat, YARN's default), so that the time compression does not slow YARN's filling of a node
+     */
+    public static Configuration of(Path confDir, String zkConnect, String zkRoot, double speed) throws PartFailedException {
         YarnConfiguration conf = new YarnConfiguration();
         for (String fragment : List.of("yarn-site.scheduler-plugin.xml", "capacity-scheduler.scheduler-plugin.xml")) {
             Path file = confDir.resolve("hadoop").resolve(fragment);
@@ -57,10 +62,14 @@ public final class SimulatedYarnConfiguration {
         local.put("yarn.scheduler.capacity.node-locality-delay", "-1");
         local.put(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, "512");
         local.put(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_VCORES, "32");
+        local.put("yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments",
+                Long.toString(Math.max(1, (long) Math.ceil(speed))));
         for (String key : List.of(YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
                 YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS)) {
             local.put(key, "127.0.0.1:0");
         }
+        // each NodeManager's host name resolved once an hour, not on every heartbeat (as large clusters set it)
+        local.put(YarnConfiguration.RM_NODE_IP_CACHE_EXPIRY_INTERVAL_SECS, "3600");
         // no state store, no timeline: nothing outlives the run
         local.put(YarnConfiguration.RECOVERY_ENABLED, "false");
         local.put(YarnConfiguration.TIMELINE_SERVICE_ENABLED, "false");
