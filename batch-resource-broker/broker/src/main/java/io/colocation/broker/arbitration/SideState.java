@@ -8,14 +8,15 @@ import io.colocation.model.Resources;
  * @param used         batch resources the side has allocated there
  * @param demand       the side's pending demand (drives the split of free headroom)
  * @param published    the grant last published to the side
- * @param acknowledged the grant the side last confirmed applying (Kubernetes: the node status write was
- *                     accepted; YARN: the plugin's ack or the RM's node report), null if none yet
+ * @param inForce      the largest grant besides {@code published} the side may still be enforcing, null if none:
+ *                     Kubernetes a grant shrunk moments ago (bindings decided on it may still land), YARN what it last
+ *                     confirmed applying or any grant published after that one
  * @param reachable    the side answered recently; an unreachable side keeps its grant
  */
-public record SideState(Resources used, Resources demand, Resources published, Resources acknowledged, boolean reachable) {
+public record SideState(Resources used, Resources demand, Resources published, Resources inForce, boolean reachable) {
 
-    /** The largest limit the side may still be enforcing: until it acknowledges a shrink, the old grant. */
+    /** The largest limit the side may still be enforcing: until it confirms a shrink, the old grant. */
     Resources effectiveLimit() {
-        return acknowledged == null ? published : published.max(acknowledged);
+        return inForce == null ? published : published.max(inForce);
     }
 }

@@ -126,7 +126,12 @@ public final class NodeDecision {
         }
         explain.add("YARN: NodeManager " + yarn.nodeId() + " of cluster " + yarn.clusterId() + " (from " + nm.nodeManager().source() + ")"
                 + (yarn.reachable() ? "" : "; not reachable (no fresh report): its grant is frozen and Kubernetes does not grow into it"));
-        return new SideState(yarn.used(), yarn.demand(), published, yarn.applied(), yarn.reachable());
+        Resources inForce = yarn.inForce();
+        if (inForce != null && !inForce.fitsIn(published) && (yarn.applied() == null || !inForce.equals(yarn.applied()))) {
+            explain.add("YARN: a grant published since its last acknowledgement may still be in force, up to " + inForce.describe()
+                    + "; Kubernetes does not count on that room until YARN confirms a later one");
+        }
+        return new SideState(yarn.used(), yarn.demand(), published, inForce, yarn.reachable());
     }
 
     /**

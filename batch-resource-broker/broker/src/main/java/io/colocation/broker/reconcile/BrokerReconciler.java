@@ -333,7 +333,8 @@ public final class BrokerReconciler implements Closeable {
 
     /**
      * The nodes an incremental pass decides: those whose Node, pods or NodeMetric changed, those whose YARN
-     * side moved since their ledger (use, applied capacity, grant, reachability), those without a ledger yet,
+     * side moved since their ledger (use, applied capacity, grant, reachability, the grant in force now confirmed), those
+     * without a ledger yet,
      * those whose last write failed and those whose Kubernetes shrink just settled. Everything else keeps its ledger until the next full pass.
      */
     private List<Node> changedNodes(List<Node> all, Set<String> changed, NodeFactsReader.Pass pass) {
@@ -357,7 +358,8 @@ public final class BrokerReconciler implements Closeable {
             return false;
         }
         return !now.used().equals(l.yarnUsed()) || !Objects.equals(now.applied(), l.yarnApplied())
-                || now.reachable() != l.yarn().reachable() || !Objects.equals(now.grantVersion(), l.yarn().grantVersion());
+                || now.reachable() != l.yarn().reachable() || !Objects.equals(now.grantVersion(), l.yarn().grantVersion())
+                || !l.yarn().acknowledged() && now.unconfirmed() == null && Objects.equals(now.applied(), l.yarnGrant());
     }
 
     /** Takes the lead: re-stamps YARN grants with the new epoch; publication state is re-read from the sides. */

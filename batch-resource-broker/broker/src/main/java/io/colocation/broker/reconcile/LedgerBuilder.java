@@ -24,14 +24,16 @@ final class LedgerBuilder {
 
     /**
      * A decided node. {@code grant} is the YARN grant persisted for its NodeManager (null: none or no
-     * NodeManager); YARN has acknowledged when the capacity it applied is the grant in force.
+     * NodeManager); YARN has acknowledged when the capacity it applied is the grant in force and no grant published
+     * before it is still unconfirmed.
      */
     static NodeLedger decided(NodeWork w, String policy, Resources mid, Resources kubernetesGrant, Resources yarnGrant,
             YarnGrant grant, Publication kubernetes, Publication yarn, Instant now) {
         Decision d = w.decision();
         NodeLedger.YarnNode yarnNode = w.nm() == null ? null : new NodeLedger.YarnNode(w.nm().clusterId(), w.nm().nodeId(),
                 w.nm().source(), w.yarn() == null || w.yarn().reachable(), grant == null ? null : grant.epoch(),
-                grant == null ? null : grant.version(), w.yarn() != null && w.yarn().applied() != null && w.yarn().applied().equals(yarnGrant));
+                grant == null ? null : grant.version(), w.yarn() != null && w.yarn().unconfirmed() == null && w.yarn().applied() != null
+                && w.yarn().applied().equals(yarnGrant));
         return new NodeLedger(w.node(), policy, w.capacity(), w.nodeUsage(), w.origin(), w.kubernetesUsed(), w.yarnUsed(),
                 w.origin().minus(w.kubernetesUsed()).minus(w.yarnUsed()), d.kubernetesTarget(), d.yarnTarget(), kubernetesGrant,
                 yarnGrant, w.yarn() == null ? null : w.yarn().applied(), d.excess(), d.overcommit(), mid, w.reclaim().degraded(), w.degradedReason(), w.drained(),

@@ -145,7 +145,8 @@ final class NodeFactsReader {
                     return Optional.empty();
                 }
                 return Optional.of(new YarnFacts(clusterId, nodeId, side.used(nodeId).map(YarnUnits::of).orElse(Resources.ZERO),
-                        side.applied(nodeId).map(YarnUnits::of).orElse(null), side.reachable(nodeId), YarnUnits.of(side.demand()),
+                        side.applied(nodeId).map(YarnUnits::of).orElse(null), side.unconfirmed(nodeId).map(YarnUnits::of).orElse(null),
+                        side.reachable(nodeId), YarnUnits.of(side.demand()),
                         side.grant(nodeId).orElse(null)));
             }).orElse(null);
         }

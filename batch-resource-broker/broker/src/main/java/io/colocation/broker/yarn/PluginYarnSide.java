@@ -22,6 +22,7 @@ public final class PluginYarnSide implements YarnSide {
     private final YarnGrantPublisher publisher;
     private final Duration staleAfter;
     private final Clock clock;
+    private final UnconfirmedGrants unconfirmed = new UnconfirmedGrants();
 
     public PluginYarnSide(CuratorFramework client, LeaderEpoch leadership, String root, String clusterId,
             Duration staleAfter, Clock clock) {
@@ -99,8 +100,16 @@ public final class PluginYarnSide implements YarnSide {
     }
 
     @Override
+    public Optional<Usage> unconfirmed(String nodeId) {
+        publisher.ack(nodeId).ifPresent(a -> unconfirmed.confirmedVersion(nodeId, a.version()));
+        return unconfirmed.peak(nodeId);
+    }
+
+    @Override
     public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException {
-        return publisher.publish(nodeId, vcores, memoryMB, keep.vcores(), keep.memoryMB());
+        YarnGrant grant = publisher.publish(nodeId, vcores, memoryMB, keep.vcores(), keep.memoryMB());
+        unconfirmed.published(grant);
+        return grant;
     }
 
     @Override

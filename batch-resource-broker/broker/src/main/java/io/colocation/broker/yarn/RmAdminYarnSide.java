@@ -56,6 +56,7 @@ public final class RmAdminYarnSide implements YarnSide {
     private final Duration staleAfter;
     private final Clock clock;
     private final ScheduledExecutorService poller;
+    private final UnconfirmedGrants unconfirmed = new UnconfirmedGrants();
     private YarnClient yarnClient;
     private ResourceManagerAdministrationProtocol admin;
     private volatile Map<String, NodeReport> reports = Map.of();
@@ -231,9 +232,19 @@ public final class RmAdminYarnSide implements YarnSide {
     }
 
     @Override
+    public Optional<Usage> unconfirmed(String nodeId) {
+        NodeReport r = reports.get(nodeId);
+        if (r != null) {
+            unconfirmed.confirmedCapacity(nodeId, r.getCapability().getVirtualCores(), r.getCapability().getMemorySize());
+        }
+        return unconfirmed.peak(nodeId);
+    }
+
+    @Override
     public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException {
         // No plugin preempts in this mode: the keep is recorded with the grant only.
         YarnGrant grant = publisher.publish(nodeId, vcores, memoryMB, keep.vcores(), keep.memoryMB());
+        unconfirmed.published(grant);
         apply(nodeId, vcores, memoryMB);
         return grant;
     }

@@ -49,8 +49,15 @@ public interface YarnSide extends Closeable {
     /** The grant last published for the node, as persisted. */
     Optional<YarnGrant> grant(String nodeId);
 
-    /** The capacity YARN confirmed applying for the node (the largest it may still enforce), empty if none. */
+    /** The capacity YARN last confirmed applying for the node, empty if none. */
     Optional<Usage> applied(String nodeId);
+
+    /**
+     * The largest figures among the grants this replica published for the node after the one YARN last confirmed (each
+     * resource on its own), empty when it confirmed the newest: YARN applies grants in order and may still enforce any
+     * of them until it confirms a later one (see {@link UnconfirmedGrants}).
+     */
+    Optional<Usage> unconfirmed(String nodeId);
 
     /** Publishes a grant keeping {@code keep} from preemption (see {@link YarnGrant}); refused when this replica does not lead. */
     YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException;

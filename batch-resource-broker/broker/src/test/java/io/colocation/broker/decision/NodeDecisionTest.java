@@ -70,7 +70,12 @@ class NodeDecisionTest {
     }
 
     private static YarnFacts yarn(Resources used) {
-        return new YarnFacts("prod", "n1:8041", used, used, true, Resources.ZERO, new YarnGrant("n1:8041", 1, 1, 8, 32768, NOW.toEpochMilli()));
+        return yarn(used, used, null);
+    }
+
+    private static YarnFacts yarn(Resources used, Resources applied, Resources unconfirmed) {
+        return new YarnFacts("prod", "n1:8041", used, applied, unconfirmed, true, Resources.ZERO,
+                new YarnGrant("n1:8041", 1, 1, 8, 32768, NOW.toEpochMilli()));
     }
 
     private static Arguments row(String name, NodeFacts facts, Consumer<NodeWork> check) {
@@ -125,6 +130,12 @@ class NodeDecisionTest {
                         f -> with(f, null, yarn(Resources.ZERO), null, withNm)), w -> {
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("no grant yet")));
                             assertEquals(Resources.ZERO, w.decision().kubernetesPublish());
+                        }),
+                row("a grow then a shrink, neither confirmed: Kubernetes leaves YARN the grow's room, YARN may still enforce it",
+                        facts(healthy, f -> with(f, null, yarn(Resources.ZERO, Resources.ZERO, new Resources(5000, 4 * GI)),
+                                new Resources(1000, GI), withNm)), w -> {
+                            assertEquals(w.origin().cpuMilli() - 5000, w.decision().kubernetesPublish().cpuMilli(), w.decision().toString());
+                            assertTrue(w.explain().stream().anyMatch(l -> l.contains("may still be in force, up to")), w.explain().toString());
                         }),
                 row("YARN's use above origin, just now: no new room, YARN keeps its use from preemption", facts(healthy,
                         f -> with(f, null, yarn(new Resources(9000, 8 * GI)), new Resources(9000, 8 * GI), withNm)), w -> {

@@ -74,6 +74,11 @@ public final class InMemoryYarnSide implements YarnSide {
     }
 
     @Override
+    public Optional<Usage> unconfirmed(String nodeId) {
+        return Optional.empty(); // every grant is applied as it is published
+    }
+
+    @Override
     public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException {
         YarnGrant previous = grants.get(nodeId);
         YarnGrant g = new YarnGrant(nodeId, 1, previous == null ? 1 : previous.version() + 1, vcores, memoryMB, System.currentTimeMillis(),

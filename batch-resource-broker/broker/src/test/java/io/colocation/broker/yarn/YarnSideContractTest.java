@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The contract every {@link YarnSide} keeps, run against a real MiniYARNCluster and a real ZooKeeper:
  * it lists the NodeManagers and their allocation, applies a published grant as the node's capacity in
- * the ResourceManager and says so, keeps it when the active RM restarts and through failovers of an RM HA
+ * the ResourceManager and says so (no grant then left unconfirmed), keeps it when the active RM restarts and through failovers of an RM HA
  * pair (ZooKeeper-elected, as in production), reaches whichever RM is active, and refuses to publish
  * without the lead.
  */
@@ -102,6 +102,8 @@ abstract class YarnSideContractTest {
         Await.until(Duration.ofSeconds(10), () -> Resource.newInstance(1536, 2).equals(capacityOrNull(node))
                 && side.applied(node).map(u -> u.equals(new YarnSide.Usage(2, 1536))).orElse(false));
         assertEquals(2, side.grant(node).orElseThrow().vcores());
+        // Confirmed: no grant it might still enforce is left beside the one in force.
+        Await.until(Duration.ofSeconds(10), () -> side.unconfirmed(node).isEmpty());
 
         // The active RM restarts: the standby takes over with every node at its NodeManager's own totals,
         // and the grant comes back.
