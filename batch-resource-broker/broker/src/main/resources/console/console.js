@@ -130,10 +130,15 @@
         (n.yarn && !n.yarn.acknowledged ? ' · not acknowledged' : '')));
       // degraded: the calculation found the node's inputs stale or unusable (a NodeMetric too old, ...)
       var state = n.drained ? 'drained' : n.degraded ? 'degraded' : 'ok';
+      // what else needs attention, named as `colocation status` names it
+      var notes = [];
+      if (n.yarn && !n.yarn.reachable) { notes.push('YARN unreachable'); }
+      if (n.excess && n.excess.cpuMilli > 0) { notes.push('use beyond origin by ' + fmt(cores(n.excess))); }
       // the ledger's times are on the broker's clock (a simulation's runs ahead of the wall): age against its now
       var age = n.computedAt != null ? Math.max(0, Math.round((now - millis(n.computedAt)) / 1000)) : null;
       tr.appendChild(el('td', { 'class': 'state-' + state, title: n.degradedReason || '' },
-        state + (n.degradedReason ? ': ' + n.degradedReason : '') + (age !== null ? ' · computed ' + age + ' s ago' : '')));
+        state + (n.degradedReason ? ': ' + n.degradedReason : '') + (notes.length ? ' · ' + notes.join(' · ') : '')
+        + (age !== null ? ' · computed ' + age + ' s ago' : '')));
       var act = el('td'); act.appendChild(drainButton(n)); tr.appendChild(act);
       body.appendChild(tr);
       [['Kubernetes', n.lastKubernetesPublication], ['YARN', n.lastYarnPublication]].forEach(function (p) {

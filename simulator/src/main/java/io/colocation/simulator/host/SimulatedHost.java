@@ -4,6 +4,7 @@ import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.collect.UsageSource;
+import io.colocation.koordlet.qos.cpusuppress.CpuSuppress;
 import io.colocation.simulator.trace.NodeLoadCurves;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,6 +20,9 @@ import java.util.Map;
  * advances it while the kubelet and NodeManager simulators start and stop tasks.
  */
 public final class SimulatedHost implements UsageSource {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SimulatedHost.class);
+    /** An online shortage lasting this long (several QoS rounds) is logged with the limits in force. */
+    private static final long LONG_SHORT_MILLIS = 30_000;
     /** How a task left the host on its own. */
     public enum Ending { COMPLETED, OOM_KILLED }
 
@@ -49,6 +53,9 @@ public final class SimulatedHost implements UsageSource {
     private double lastOnline;
     private double lastSystem;
     private long shortSinceMillis = -1;
+    /** Since when online work has been short while the BE tier was above its floor (the suppression late); -1: not. */
+    private long lateSinceMillis = -1;
+    private long shortLoggedMillis = Long.MIN_VALUE / 2;
 
     public SimulatedHost(int index, String name, double cores, long memory, double systemCores, long systemMemory, NodeLoadCurves curves,
             long startMillis, SimulatedCgroups cgroups, Listener listener) {
@@ -138,12 +145,33 @@ public final class SimulatedHost implements UsageSource {
                     completed.add(t);
                 }
             }
-            totals.add(dt, s, k8s, yarn);
+            // At Koordinator's floor the suppression can take nothing more from the BE tier: online work short then wants
+            // more than capacity - system - the floor (a real kernel's CFS weights would give it the floor's CPUs too).
+            boolean atFloor = cgroups.beCpusetCores() <= CpuSuppress.BE_MIN_CPUSET_CPUS
+                    || cgroups.beQuotaCores() <= CpuSuppress.BE_MIN_QUOTA / 1000.0;
+            totals.add(dt, s, k8s, yarn, atFloor);
+            if (s.onlineShort() > 1e-6 && !atFloor) {
+                if (lateSinceMillis < 0) {
+                    lateSinceMillis = lastMillis;
+                }
+                totals.lateEpisode(nowMillis - lateSinceMillis);
+            } else {
+                lateSinceMillis = -1;
+            }
             if (s.onlineShort() > 1e-6) {
                 if (shortSinceMillis < 0) {
                     shortSinceMillis = lastMillis;
                 }
                 totals.shortEpisode(nowMillis - shortSinceMillis, false);
+                long lasted = nowMillis - shortSinceMillis;
+                // Longer than a few QoS rounds: say why (the limits in force against what online pods wanted).
+                if (lasted >= LONG_SHORT_MILLIS && nowMillis - shortLoggedMillis >= LONG_SHORT_MILLIS) {
+                    shortLoggedMillis = nowMillis;
+                    LOG.info("{}: online pods short for {} s: wanted {} cores, got {}; system {}; BE tier got {} of its demand {}"
+                                    + " under quota {} and cpuset {} cores{}", name, lasted / 1000, fmt(onlineDemand), fmt(s.online()),
+                            fmt(s.system()), fmt(s.be()), fmt(s.be() + s.beThrottled()), fmt(cgroups.beQuotaCores()),
+                            fmt(cgroups.beCpusetCores()), atFloor ? " (Koordinator's floor: nothing more to suppress)" : "");
+                }
             } else if (shortSinceMillis >= 0) {
                 totals.shortEpisode(lastMillis - shortSinceMillis, true);
                 shortSinceMillis = -1;
@@ -274,20 +302,31 @@ public final class SimulatedHost implements UsageSource {
         public double kubernetes;
         public double yarn;
         public double throttled;
+        /** Short while the BE tier was at Koordinator's floor (core-seconds): beyond what any suppression can give. */
+        public double onlineShortAtFloor;
         /** Short episodes that ended, and the longest seen (ended or not), in simulated ms. */
         public long shortEpisodes;
         public long longestShortMillis;
+        /** The longest run of short steps while the BE tier was above its floor: the suppression's lag (simulated ms). */
+        public long longestLateMillis;
         public long oomKills;
 
-        void add(double dt, HostModel.CpuShares s, double k8s, double yarnCores) {
+        void add(double dt, HostModel.CpuShares s, double k8s, double yarnCores, boolean beAtFloor) {
             seconds += dt;
             online += s.online() * dt;
             onlineShort += s.onlineShort() * dt;
+            if (beAtFloor) {
+                onlineShortAtFloor += s.onlineShort() * dt;
+            }
             onlineWanted += (s.online() + s.onlineShort()) * dt;
             system += s.system() * dt;
             kubernetes += k8s * dt;
             yarn += yarnCores * dt;
             throttled += s.beThrottled() * dt;
+        }
+
+        void lateEpisode(long millis) {
+            longestLateMillis = Math.max(longestLateMillis, millis);
         }
 
         void shortEpisode(long millis, boolean ended) {
@@ -302,6 +341,7 @@ public final class SimulatedHost implements UsageSource {
             t.seconds = seconds;
             t.online = online;
             t.onlineShort = onlineShort;
+            t.onlineShortAtFloor = onlineShortAtFloor;
             t.onlineWanted = onlineWanted;
             t.system = system;
             t.kubernetes = kubernetes;
@@ -309,13 +349,18 @@ public final class SimulatedHost implements UsageSource {
             t.throttled = throttled;
             t.shortEpisodes = shortEpisodes;
             t.longestShortMillis = longestShortMillis;
+            t.longestLateMillis = longestLateMillis;
             t.oomKills = oomKills;
             return t;
         }
 
         void reset() {
-            seconds = online = onlineShort = onlineWanted = system = kubernetes = yarn = throttled = 0;
-            shortEpisodes = longestShortMillis = oomKills = 0;
+            seconds = online = onlineShort = onlineShortAtFloor = onlineWanted = system = kubernetes = yarn = throttled = 0;
+            shortEpisodes = longestShortMillis = longestLateMillis = oomKills = 0;
         }
+    }
+
+    private static String fmt(double cores) {
+        return Double.isInfinite(cores) ? "unlimited" : String.format(java.util.Locale.ROOT, "%.1f", cores);
     }
 }

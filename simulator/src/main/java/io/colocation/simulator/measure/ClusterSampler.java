@@ -51,6 +51,8 @@ public final class ClusterSampler {
     private double onlineWantedCoreSeconds;
     private long longestShortMillis;
     private long shortEpisodes;
+    private double onlineShortAtFloorCoreSeconds;
+    private long longestLateMillis;
     private long oomKills;
     private final List<String> overcommitExamples = new ArrayList<>();
     /** Nodes whose grants left more room than their Batch at the last sample. */
@@ -102,6 +104,8 @@ public final class ClusterSampler {
             onlineWantedCoreSeconds += t.onlineWanted;
             longestShortMillis = Math.max(longestShortMillis, t.longestShortMillis);
             shortEpisodes += t.shortEpisodes;
+            onlineShortAtFloorCoreSeconds += t.onlineShortAtFloor;
+            longestLateMillis = Math.max(longestLateMillis, t.longestLateMillis);
             oomKills += t.oomKills;
             long[] mem = h.memoryInUse();
             memoryUsed += mem[0] + mem[1] + mem[2] + mem[3];
@@ -227,6 +231,16 @@ public final class ClusterSampler {
 
     public synchronized long longestShortMillis() {
         return longestShortMillis;
+    }
+
+    /** Online short while the BE tier was at Koordinator's floor: more than any suppression can give (core-seconds). */
+    public synchronized double onlineShortAtFloorCoreSeconds() {
+        return onlineShortAtFloorCoreSeconds;
+    }
+
+    /** The longest online shortage while the BE tier was above its floor: how late the suppression came (simulated ms). */
+    public synchronized long longestLateMillis() {
+        return longestLateMillis;
     }
 
     public synchronized long shortEpisodes() {

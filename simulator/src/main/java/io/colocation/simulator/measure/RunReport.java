@@ -108,6 +108,8 @@ public final class RunReport {
                 / Math.max(1e-9, sampler.onlineWantedCoreSeconds()), 5));
         root.put("onlineShortLongestSeconds", round(sampler.longestShortMillis() / 1000.0, 1));
         root.put("onlineShortEpisodes", sampler.shortEpisodes());
+        root.put("onlineShortAtBeFloorCoreSeconds", round(sampler.onlineShortAtFloorCoreSeconds(), 1));
+        root.put("onlineShortLongestLateSeconds", round(sampler.longestLateMillis() / 1000.0, 1));
 
         ObjectNode tasks = root.putObject("tasks");
         ObjectNode kt = tasks.putObject("kubernetes");
@@ -232,6 +234,9 @@ public final class RunReport {
         row(b, "BE throttled (core-seconds)", fmt(r.path("beThrottledCoreSeconds").asDouble()));
         row(b, "online short (core-s, share, longest)", fmt(r.path("onlineShortCoreSeconds").asDouble()) + ", "
                 + r.path("onlineShortShareOfDemandPercent").asDouble() + " %, " + r.path("onlineShortLongestSeconds").asDouble() + " s");
+        row(b, "  of it at the BE floor (core-s); longest late", fmt(r.path("onlineShortAtBeFloorCoreSeconds").asDouble()) + "; "
+                + r.path("onlineShortLongestLateSeconds").asDouble() + " s (the suppression's lag; a step is "
+                + r.path("simulation").path("stepSeconds").asInt() + " s)");
         row(b, "Kubernetes tasks: submitted / completed / evicted", kt.path("submitted").asLong() + " / " + kt.path("completed").asLong()
                 + " / " + kt.path("evicted").asLong());
         row(b, "YARN tasks: submitted / completed / preempted / killed", yt.path("submitted").asLong() + " / " + yt.path("completed").asLong()

@@ -158,11 +158,14 @@ final class ApplicationSimulator {
                         Resource.newInstance(any.memoryMb, any.vcores), 0));
             }
         }
-        AllocateRequest req = AllocateRequest.newInstance(responseId++, done / (float) Math.max(tasks, 1), ask,
+        // The response id is the RM's, taken from its last answer as AMRMClient does: a call that failed is sent again with
+        // the same id (counting it up on every call put a failed AM out of step with the RM for good).
+        AllocateRequest req = AllocateRequest.newInstance(responseId, done / (float) Math.max(tasks, 1), ask,
                 new ArrayList<>(toRelease), null);
-        toRelease.clear();
         AllocateResponse resp = ugi.doAs((PrivilegedExceptionAction<AllocateResponse>) () -> rm.getApplicationMasterService()
                 .allocate(req));
+        responseId = resp.getResponseId();
+        toRelease.clear();
         for (Container c : resp.getAllocatedContainers()) {
             YarnTask t = pending.poll();
             if (t == null) {

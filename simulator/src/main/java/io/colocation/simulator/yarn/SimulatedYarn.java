@@ -250,7 +250,7 @@ public final class SimulatedYarn implements AutoCloseable {
                 nm.heartbeat();
             } catch (Exception | Error e) {
                 if (heartbeatFailures.incrementAndGet() % 1000 == 1) {
-                    LOG.warn("YARN: NodeManager {} heartbeat failed: {}", nm.nodeId(), e.toString());
+                    LOG.warn("YARN: NodeManager {} heartbeat failed: {}", nm.nodeId(), rootCause(e));
                 }
             }
         }
@@ -267,12 +267,21 @@ public final class SimulatedYarn implements AutoCloseable {
                 }
             } catch (Exception | Error e) {
                 if (heartbeatFailures.incrementAndGet() % 1000 == 1) {
-                    LOG.warn("YARN: application {} heartbeat failed: {}", app.id(), e.toString());
+                    LOG.warn("YARN: application {} heartbeat failed: {}", app.id(), rootCause(e));
                 }
             }
         }
         active.removeAll(finished);
         finished.forEach(a -> applications.remove(a.id()));
+    }
+
+    /** What the RM said: doAs wraps its checked exceptions in an UndeclaredThrowableException without a message. */
+    private static String rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t == e ? e.toString() : e.getClass().getSimpleName() + " caused by " + t;
     }
 
     public YarnCounters counters() {

@@ -77,4 +77,28 @@ class SimulatedHostTest {
         assertEquals(List.of("big OOM_KILLED"), ended);
     }
 
+    @Test
+    void onlineWorkShortBesideKoordinatorsFloorIsToldApartFromALateSuppression() throws Exception {
+        SimulatedCgroups cgroups = new SimulatedCgroups(Clock.systemUTC());
+        SimulatedHost host = new SimulatedHost(0, "h", 32, 128 * GI, 0.5, 2 * GI, flat(0.99), 0, cgroups, (h, t, how) -> { });
+        host.addOnlinePod(new SimulatedHost.OnlinePod("web", "online/web", 1.0, 10 * GI));
+        host.start(new BatchTask("be", BatchTask.Side.YARN, "c2", 8000, 4 * GI, 8, 3 * GI, 1e9, false, 0, 0));
+        cgroups.set(cgroups.beDir(), CgroupWriter.Knob.CPU_QUOTA, "200000", "test: the floor, 2 cores");
+        for (long t = 10_000; t <= 300_000; t += 10_000) {
+            host.advance(t);
+        }
+        SimulatedHost.Totals atFloor = host.drain();
+        assertTrue(atFloor.onlineShort > 0, "online wants about 31.7 of the 29.5 cores the floor leaves");
+        assertEquals(atFloor.onlineShort, atFloor.onlineShortAtFloor, 1e-9, "all of it beside the floor");
+        assertEquals(0, atFloor.longestLateMillis, "nothing the suppression could have taken");
+
+        cgroups.set(cgroups.beDir(), CgroupWriter.Knob.CPU_QUOTA, "600000", "test: 6 cores, above the floor");
+        for (long t = 310_000; t <= 600_000; t += 10_000) {
+            host.advance(t);
+        }
+        SimulatedHost.Totals late = host.drain();
+        assertTrue(late.onlineShort > 0);
+        assertEquals(0, late.onlineShortAtFloor, 1e-9);
+        assertTrue(late.longestLateMillis >= 10_000, "the suppression late while the BE tier was above its floor: " + late.longestLateMillis);
+    }
 }

@@ -21,8 +21,10 @@ import java.util.Set;
  * (BE pods and YARN containers alike) may use now, and the cpuset or CFS quota that enforces it.
  */
 public final class CpuSuppress {
-    static final int BE_MIN_CPUSET_CPUS = 2;
-    static final long BE_MIN_QUOTA = 2000;
+    /** Koordinator's floor: the BE tier keeps at least this many CPUs in its cpuset, however busy online work is. */
+    public static final int BE_MIN_CPUSET_CPUS = 2;
+    /** Koordinator's floor for the CFS quota policy, in milli-cores. */
+    public static final long BE_MIN_QUOTA = 2000;
     static final double MAX_INCREASE_RATIO = 0.1;
     static final double BYPASS_QUOTA_DELTA_RATIO = 0.01;
     static final long CFS_PERIOD = BestEffortState.DEFAULT_PERIOD;
