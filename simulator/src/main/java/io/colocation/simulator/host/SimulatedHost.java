@@ -128,8 +128,11 @@ public final class SimulatedHost implements UsageSource {
             for (int i = 0; i < running.length; i++) {
                 demand[i] = running[i].demandCores();
             }
-            HostModel.CpuShares s = HostModel.shareCpu(cores, systemCores, onlineDemand, demand, cgroups.beQuotaCores(),
-                    cgroups.beCpusetCores());
+            // The limits in force for this step, read once: the koordlet may write them meanwhile, and the share and the
+            // floor check must judge the same ones.
+            double beQuota = cgroups.beQuotaCores();
+            double beCpuset = cgroups.beCpusetCores();
+            HostModel.CpuShares s = HostModel.shareCpu(cores, systemCores, onlineDemand, demand, beQuota, beCpuset);
             lastOnline = s.online();
             lastSystem = s.system();
             double k8s = 0;
@@ -147,8 +150,7 @@ public final class SimulatedHost implements UsageSource {
             }
             // At Koordinator's floor the suppression can take nothing more from the BE tier: online work short then wants
             // more than capacity - system - the floor (a real kernel's CFS weights would give it the floor's CPUs too).
-            boolean atFloor = cgroups.beCpusetCores() <= CpuSuppress.BE_MIN_CPUSET_CPUS
-                    || cgroups.beQuotaCores() <= CpuSuppress.BE_MIN_QUOTA / 1000.0;
+            boolean atFloor = beCpuset <= CpuSuppress.BE_MIN_CPUSET_CPUS || beQuota <= CpuSuppress.BE_MIN_QUOTA / 1000.0;
             totals.add(dt, s, k8s, yarn, atFloor);
             if (s.onlineShort() > 1e-6 && !atFloor) {
                 if (lateSinceMillis < 0) {
@@ -169,8 +171,8 @@ public final class SimulatedHost implements UsageSource {
                     shortLoggedMillis = nowMillis;
                     LOG.info("{}: online pods short for {} s: wanted {} cores, got {}; system {}; BE tier got {} of its demand {}"
                                     + " under quota {} and cpuset {} cores{}", name, lasted / 1000, fmt(onlineDemand), fmt(s.online()),
-                            fmt(s.system()), fmt(s.be()), fmt(s.be() + s.beThrottled()), fmt(cgroups.beQuotaCores()),
-                            fmt(cgroups.beCpusetCores()), atFloor ? " (Koordinator's floor: nothing more to suppress)" : "");
+                            fmt(s.system()), fmt(s.be()), fmt(s.be() + s.beThrottled()), fmt(beQuota), fmt(beCpuset),
+                            atFloor ? " (Koordinator's floor: nothing more to suppress)" : "");
                 }
             } else if (shortSinceMillis >= 0) {
                 totals.shortEpisode(lastMillis - shortSinceMillis, true);
