@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The broker's recompute-and-publish cycle for 1,000 simulated nodes on a real kube-apiserver + etcd and a
 # real ZooKeeper (YARN plugin side simulated): time from a NodeMetric change to both sides published,
-# p50/p99. Extra arguments: --nodes=N --changes=M.
+# p50/p99. Extra arguments: --nodes=N --changes=M --sync-interval-ms=T (the broker's sync.intervalMs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dev/install-kube-apiserver.sh >/dev/null
@@ -12,5 +12,5 @@ if ! mvn -B -q -pl batch-resource-broker/broker-benchmarks exec:exec@publish-cyc
   tail -40 "$log" >&2
   exit 1
 fi
-grep -E "^(setup|first publication|NodeMetric change|pass that|full pass)" "$log"
+grep -E "^(setup|first publication|NodeMetric change|pass that|full pass|slow change|  \+)" "$log"
 rm -f "$log"

@@ -42,9 +42,11 @@ public final class SimulatedYarnPlugin implements Closeable {
         this.root = root;
         this.clusterId = clusterId;
         this.nodes = nodes;
-        this.grants = CuratorCache.build(zk, YarnContract.grantsPath(root, clusterId));
+        String grantsPath = YarnContract.grantsPath(root, clusterId);
+        this.grants = CuratorCache.build(zk, grantsPath);
         grants.listenable().addListener((type, oldData, data) -> {
-            if (data != null && data.getData() != null && data.getData().length > 0) {
+            // the grants folder itself (Curator gives parents it creates the host address as data) is not a grant
+            if (data != null && !data.getPath().equals(grantsPath) && data.getData() != null && data.getData().length > 0) {
                 apply(data.getData());
             }
         });

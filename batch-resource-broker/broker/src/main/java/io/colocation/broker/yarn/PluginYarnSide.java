@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -62,6 +63,11 @@ public final class PluginYarnSide implements YarnSide {
     @Override
     public Usage demand() {
         return publisher.demand().map((YarnDemand d) -> new Usage(d.pendingVcores(), d.pendingMemoryMB())).orElse(Usage.NONE);
+    }
+
+    @Override
+    public Set<String> takeChangedNodes() {
+        return publisher.takeChangedNodes();
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -39,6 +40,8 @@ public final class YarnGrantPublisher implements Closeable {
     private final CuratorCache cache;
     private final DistinctWarnings invalidDocuments = new DistinctWarnings(LOG);
     private final Map<String, Decoded> decoded = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Nodes whose report, acknowledgement or grant changed since {@link #takeChangedNodes()} last took them. */
+    private volatile Set<String> changedNodes = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** A document at one ZooKeeper modification (mzxid): its value, or the last valid one when it is not valid. */
     private record Decoded(long version, Object value) {
@@ -63,21 +66,30 @@ public final class YarnGrantPublisher implements Closeable {
     }
 
     public void start() throws IOException {
+        String acks = YarnContract.ackPath(root, clusterId, "");
+        String reports = YarnContract.nodeReportPath(root, clusterId, "");
+        String grants = YarnContract.grantPath(root, clusterId, "");
         cache.listenable().addListener((type, oldData, data) -> {
             if (type == org.apache.curator.framework.recipes.cache.CuratorCacheListener.Type.NODE_DELETED && oldData != null) {
                 decoded.remove(oldData.getPath());
             }
+            String path = data != null ? data.getPath() : oldData != null ? oldData.getPath() : "";
+            for (String prefix : new String[] {acks, reports, grants}) {
+                if (path.length() > prefix.length() && path.startsWith(prefix)) {
+                    changedNodes.add(path.substring(prefix.length()));
+                }
+            }
         });
         // The grants directory must exist for a new leader to list it (restampAll).
-        String grants = YarnContract.grantsPath(root, clusterId);
+        String grantsDir = YarnContract.grantsPath(root, clusterId);
         try {
-            if (client.checkExists().forPath(grants) == null) {
-                client.create().creatingParentsIfNeeded().forPath(grants);
+            if (client.checkExists().forPath(grantsDir) == null) {
+                client.create().creatingParentsIfNeeded().forPath(grantsDir);
             }
         } catch (KeeperException.NodeExistsException raced) {
             // another replica created it
         } catch (Exception e) {
-            throw new IOException("cannot prepare " + grants + " in ZooKeeper", e);
+            throw new IOException("cannot prepare " + grantsDir + " in ZooKeeper", e);
         }
         cache.start();
     }
@@ -183,6 +195,16 @@ public final class YarnGrantPublisher implements Closeable {
         String prefix = YarnContract.nodeReportPath(root, clusterId, "");
         return cache.stream().map(ChildData::getPath).filter(p -> p.startsWith(prefix) && p.length() > prefix.length())
                 .map(p -> p.substring(prefix.length())).toList();
+    }
+
+    /**
+     * The nodes whose report, acknowledgement or grant changed since the last call. A change the listener adds to the set
+     * just taken is not lost: the cache holds the new document before the listener runs, so the caller reads it anyway.
+     */
+    public Set<String> takeChangedNodes() {
+        Set<String> taken = changedNodes;
+        changedNodes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        return taken;
     }
 
     /** Whether the plugin applied {@code grant} (or a later one of the same epoch). */

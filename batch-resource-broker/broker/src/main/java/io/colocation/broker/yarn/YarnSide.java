@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One YARN cluster as the broker sees it: where its per-node allocation and pending demand come from and
@@ -36,6 +37,15 @@ public interface YarnSide extends Closeable {
 
     /** Pending demand of the whole cluster. */
     Usage demand();
+
+    /**
+     * The nodes whose YARN documents (report, acknowledgement, grant) changed since the last call, or null when this side
+     * cannot tell (any node may have). Lets a pass that decides only changed nodes skip comparing every node's YARN
+     * facts; what no document announces (a report growing stale) waits for the next full pass.
+     */
+    default Set<String> takeChangedNodes() {
+        return null;
+    }
 
     /** Whether YARN's view of the node is fresh; when not, the broker freezes its grant. */
     boolean reachable(String nodeId);

@@ -101,4 +101,33 @@ class YarnGrantPublisherTest {
             assertThrows(IllegalArgumentException.class, () -> publisher.publish(NODE, -1, 8_192, 0, 0));
         }
     }
+
+    @Test
+    void theNodesWhoseDocumentsChangedAreTakenOnce(LocalZooKeeper zk) throws Exception {
+        String root = "/changed";
+        String other = "nm-2.example.com:8041";
+        CuratorFramework client = zk.newClient();
+        try (LeaderEpoch leader = new LeaderEpoch(client, root, "only");
+                YarnGrantPublisher publisher = new YarnGrantPublisher(client, leader, root, CLUSTER)) {
+            leader.start();
+            publisher.start();
+            assertTrue(leader.awaitLeadership(Duration.ofSeconds(10)));
+            publisher.takeChangedNodes();
+            client.create().creatingParentsIfNeeded().forPath(YarnContract.nodeReportPath(root, CLUSTER, other),
+                    new ObjectMapper().writeValueAsBytes(new YarnNodeReport(other, 1, 1_024, 1, 1)));
+            YarnGrant grant = publisher.publish(NODE, 2, 4_096, 0, 0);
+            Await.until(Duration.ofSeconds(5), () -> publisher.nodeReport(other).isPresent() && publisher.grant(NODE).isPresent());
+            assertEquals(java.util.Set.of(NODE, other), publisher.takeChangedNodes(), "a report and a grant name their nodes");
+            assertEquals(java.util.Set.of(), publisher.takeChangedNodes(), "taken once");
+
+            client.create().creatingParentsIfNeeded().forPath(YarnContract.ackPath(root, CLUSTER, NODE), new ObjectMapper()
+                    .writeValueAsBytes(new YarnGrantAck(NODE, grant.epoch(), grant.version(), 2, 4_096, System.currentTimeMillis())));
+            Await.until(Duration.ofSeconds(5), () -> publisher.acknowledged(grant));
+            assertEquals(java.util.Set.of(NODE), publisher.takeChangedNodes(), "an acknowledgement names its node");
+            client.create().creatingParentsIfNeeded().forPath(YarnContract.demandPath(root, CLUSTER),
+                    new ObjectMapper().writeValueAsBytes(new io.colocation.api.yarn.YarnDemand(1, 1_024, java.util.Map.of(), 1)));
+            Await.until(Duration.ofSeconds(5), () -> publisher.demand().isPresent());
+            assertEquals(java.util.Set.of(), publisher.takeChangedNodes(), "the cluster's demand is no node's document");
+        }
+    }
 }
