@@ -27,6 +27,7 @@ public final class SparkOnYarn {
     public static final String DIRECTORY_PROPERTY = "colocation.spark.classpath.dir";
     public static final String JOB_CLASS = "io.colocation.sparkjob.ShuffleCount";
     private static final String JOB_JAR = "colocation-spark-job.jar";
+    private static final java.util.regex.Pattern APPLICATION_ID = java.util.regex.Pattern.compile("application_\\d+_\\d+");
 
     private SparkOnYarn() {
     }
@@ -129,8 +130,7 @@ public final class SparkOnYarn {
                 if (!Files.exists(log)) {
                     return Optional.empty();
                 }
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("application_\\d+_\\d+")
-                        .matcher(Files.readString(log, StandardCharsets.UTF_8));
+                java.util.regex.Matcher m = APPLICATION_ID.matcher(Files.readString(log, StandardCharsets.UTF_8));
                 return m.find() ? Optional.of(m.group()) : Optional.empty();
             } catch (IOException e) {
                 return Optional.empty();

@@ -125,11 +125,7 @@ class SparkOnYarnTest {
     /** The application's executors on a node whose log says they were given a task (the executor registered and works). */
     private static int executorsRunningTasks(MiniYarn yarn, ApplicationId app, NodeId node) {
         int n = 0;
-        SchedulerNode sn = yarn.resourceManager().getResourceScheduler().getSchedulerNode(node);
-        for (RMContainer c : sn.getCopiedListOfRunningContainers()) {
-            if (!c.getApplicationAttemptId().getApplicationId().equals(app) || c.isAMContainer()) {
-                continue;
-            }
+        for (RMContainer c : executors(yarn, app, node)) {
             for (int i = 0; i < NODE_MANAGERS; i++) {
                 for (String dir : yarn.cluster().getNodeManager(i).getConfig().getTrimmedStrings("yarn.nodemanager.log-dirs")) {
                     Path stderr = Path.of(dir, app.toString(), c.getContainerId().toString(), "stderr");
@@ -150,19 +146,20 @@ class SparkOnYarnTest {
     private static int countExecutors(MiniYarn yarn, ApplicationId app, NodeId node) {
         int n = 0;
         for (NodeId id : yarn.resourceManager().getRMContext().getRMNodes().keySet()) {
-            if (node != null && !node.equals(id)) {
-                continue;
-            }
-            SchedulerNode sn = yarn.resourceManager().getResourceScheduler().getSchedulerNode(id);
-            if (sn == null) {
-                continue;
-            }
-            for (RMContainer c : sn.getCopiedListOfRunningContainers()) {
-                if (c.getApplicationAttemptId().getApplicationId().equals(app) && !c.isAMContainer()) {
-                    n++;
-                }
+            if (node == null || node.equals(id)) {
+                n += executors(yarn, app, id).size();
             }
         }
         return n;
+    }
+
+    /** The application's running non-AM containers on one node. */
+    private static List<RMContainer> executors(MiniYarn yarn, ApplicationId app, NodeId node) {
+        SchedulerNode sn = yarn.resourceManager().getResourceScheduler().getSchedulerNode(node);
+        if (sn == null) {
+            return List.of();
+        }
+        return sn.getCopiedListOfRunningContainers().stream()
+                .filter(c -> c.getApplicationAttemptId().getApplicationId().equals(app) && !c.isAMContainer()).toList();
     }
 }
