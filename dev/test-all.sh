@@ -16,10 +16,13 @@ if ! command -v chromium >/dev/null; then
   apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
 fi
+# Two module builds at a time (-T 2): once the shared modules are built, the plugin, the copilot, the broker, the
+# scheduler and the koordlet do not depend on each other, and their tests mostly wait on servers they start (ports
+# and work directories are each test's own; real cgroups and the real node are the koordlet's alone).
 if [ "$#" -gt 0 ]; then
-  exec mvn -B verify "$@"
+  exec mvn -B -T 2 verify "$@"
 fi
-mvn -B verify
+mvn -B -T 2 verify
 dev/test-hadoop-3.3.sh
 dev/test-hadoop-3.5.sh
 dev/test-sandbox.sh

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The simulator as CI runs it: the distribution's `colocation simulate` with 20 nodes through 2 simulated hours at speed
 # 120, once with colocation off (the baseline) and once partitioned, same seed. It must exit 0 both times, write the
-# report and the picture, hold the invariants (0 overcommit samples under partitioned, Batch used by Kubernetes and by
-# YARN, cluster CPU above the baseline) and leave nothing behind (no process, no work directory, nothing in the directory
+# report and the picture, hold the invariants (0 overcommit samples under partitioned, no YARN shrink on its way to the
+# ResourceManager's scheduler for 30 wall seconds or more, Batch used by Kubernetes and by YARN, cluster CPU above the
+# baseline) and leave nothing behind (no process, no work directory, nothing in the directory
 # it was started from).
 # Usage: dev/test-simulate.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)
 set -euo pipefail
@@ -35,6 +36,7 @@ check() { # description, jq expression that must be true
   fi
 }
 check "0 overcommit samples" '.overcommitSamples == 0 and .samples > 0'
+check "every published YARN shrink applied within 30 wall seconds" '.yarnShrinkPendingLongestMillis < 30000'
 check "Kubernetes used Batch" '.batch.kubernetesUsedMeanCores > 0 and .tasks.kubernetes.completed > 0'
 check "YARN used Batch" '.batch.yarnUsedMeanCores > 0 and .tasks.yarn.completed > 0'
 baseline=$(jq -r '.cpu.meanPercent' "$off")

@@ -19,10 +19,11 @@ import java.util.Map;
  * Reads the whole cluster every sample: what each host's kernel gave whom since the last sample (online pods, the
  * system, Kubernetes batch pods, YARN containers, and what the BE tier was throttled or online work was short of), the
  * memory in use, and each node's ledger as the parts enforce it: the Batch the broker published
- * ({@code node.koordinator.sh/originExtendedAllocatable}), the Kubernetes grant in the node's status, the capacity the
- * ResourceManager's scheduler applies (YARN's grant), and what each side has allocated. A sample where a node's two
- * enforced grants together leave the schedulers more room than its published Batch leaves is an overcommit sample
- * ({@link #overcommit}).
+ * ({@code node.koordinator.sh/originExtendedAllocatable}), the Kubernetes grant in the node's status, YARN's grant as
+ * published and as the ResourceManager's scheduler applies it, and what each side has allocated. A sample where a
+ * node's two published grants together leave the schedulers more room than its published Batch leaves is an overcommit
+ * sample ({@link #overcommit}): the broker decided wrong. Where only the scheduler's applied capacity leaves that room,
+ * a published YARN shrink is still on its way to the scheduler: counted apart, with its longest wait in wall time.
  */
 public final class ClusterSampler {
 
@@ -57,6 +58,10 @@ public final class ClusterSampler {
     private final List<String> overcommitExamples = new ArrayList<>();
     /** Nodes whose grants left more room than their Batch at the last sample. */
     private final java.util.Set<String> overAtLastSample = new java.util.HashSet<>();
+    /** Nodes whose RM still applies more than a published shrink left, since when (wall nanoseconds). */
+    private final Map<String, Long> shrinkPendingSince = new java.util.HashMap<>();
+    private long shrinkPendingSamples;
+    private long longestShrinkPendingMillis;
 
     /**
      * @param yarn              null when the run has no YARN side
@@ -90,6 +95,7 @@ public final class ClusterSampler {
         double kAllocated = 0;
         double yAllocated = 0;
         int overcommit = 0;
+        long wallNanos = System.nanoTime();
         for (HostAgent a : agents) {
             SimulatedHost h = a.host();
             SimulatedHost.Totals t = h.drain();
@@ -113,7 +119,7 @@ public final class ClusterSampler {
             Node node = watches.node(h.name()).orElse(null);
             long originMilli = originOf(node);
             long kGrantMilli = allocatable(node, ResourceNames.BATCH_CPU);
-            SimulatedYarn.NodeFigures f = yarn == null ? new SimulatedYarn.NodeFigures(0, 0, 0, 0) : yarn.figures(h.name());
+            SimulatedYarn.NodeFigures f = yarn == null ? SimulatedYarn.NodeFigures.NONE : yarn.figures(h.name());
             long kAllocatedMilli = kubernetesAllocated(watches.podsOn(h.name()));
             origin += Math.max(0, originMilli) / 1000.0; // -1: nothing published (colocation off)
             kGrant += kGrantMilli / 1000.0;
@@ -121,7 +127,9 @@ public final class ClusterSampler {
             kAllocated += kAllocatedMilli / 1000.0;
             yAllocated += f.allocatedMilli() / 1000.0;
             nodeSamples++;
-            String over = overcommit(originMilli, kGrantMilli, kAllocatedMilli, f.capacityMilli(), f.allocatedMilli());
+            Verdict verdict = judge(originMilli, kGrantMilli, kAllocatedMilli, f);
+            String over = verdict.overcommit();
+            shrinkPending(h.name(), verdict.shrinkPending() != null, wallNanos);
             if (over != null && !overAtLastSample.add(h.name())) {
                 overcommit++;
                 overcommitSamples++;
@@ -152,8 +160,40 @@ public final class ClusterSampler {
         return s;
     }
 
+    /** One node at one sample: why the broker's grants overcommit it, or why a YARN shrink it needs is still on its way. */
+    record Verdict(String overcommit, String shrinkPending) {
+    }
+
     /**
-     * Why the node's two enforced grants together leave more room than its Batch does, or null when they do not: the room
+     * Judges the broker's decision by YARN's published grant (the scheduler's capacity until the first is published) and,
+     * where that holds, the scheduler's way to it: a published shrink it has not applied yet while its room is needed.
+     */
+    static Verdict judge(long origin, long kGrant, long kAllocated, SimulatedYarn.NodeFigures yarn) {
+        long decided = yarn.publishedMilli() < 0 ? yarn.capacityMilli() : yarn.publishedMilli();
+        String over = overcommit(origin, kGrant, kAllocated, decided, yarn.allocatedMilli());
+        if (over != null || yarn.capacityMilli() <= decided) {
+            return new Verdict(over, null);
+        }
+        return new Verdict(null, overcommit(origin, kGrant, kAllocated, yarn.capacityMilli(), yarn.allocatedMilli()));
+    }
+
+    /**
+     * A published YARN shrink the RM's scheduler has not applied yet while the room it takes away is needed: the way
+     * from the broker's write through the plugin and the RM's two event queues, in wall time (a simulation compresses
+     * simulated time, not the RM's event processing).
+     */
+    private void shrinkPending(String node, boolean pending, long wallNanos) {
+        if (!pending) {
+            shrinkPendingSince.remove(node);
+            return;
+        }
+        shrinkPendingSamples++;
+        long since = shrinkPendingSince.computeIfAbsent(node, n -> wallNanos);
+        longestShrinkPendingMillis = Math.max(longestShrinkPendingMillis, (wallNanos - since) / 1_000_000);
+    }
+
+    /**
+     * Why the node's two grants together leave more room than its Batch does, or null when they do not: the room
      * a scheduler could still fill is {@code max(grant, allocated) - allocated} on each side; what Batch leaves is
      * {@code max(0, origin - allocated on both sides)}. A grant held at what its side already uses (origin fell below
      * use) leaves no room and is no overcommit. The caller counts a node only when this holds at two samples in a
@@ -211,6 +251,16 @@ public final class ClusterSampler {
 
     public synchronized long overcommitSamples() {
         return overcommitSamples;
+    }
+
+    /** Node samples where a published YARN shrink was still on its way to the RM's scheduler and its room was needed. */
+    public synchronized long shrinkPendingSamples() {
+        return shrinkPendingSamples;
+    }
+
+    /** The longest such wait, from the first sample that saw it to the last (wall milliseconds). */
+    public synchronized long longestShrinkPendingMillis() {
+        return longestShrinkPendingMillis;
     }
 
     public synchronized List<String> overcommitExamples() {

@@ -102,6 +102,8 @@ public final class RunReport {
         batch.put("yarnAllocatedMeanCores", round(yAllocated / n, 1));
         root.put("overcommitSamples", sampler.overcommitSamples());
         root.put("samples", sampler.nodeSamples());
+        root.put("yarnShrinkPendingSamples", sampler.shrinkPendingSamples());
+        root.put("yarnShrinkPendingLongestMillis", sampler.longestShrinkPendingMillis());
         root.put("beThrottledCoreSeconds", round(sampler.throttledCoreSeconds(), 0));
         root.put("onlineShortCoreSeconds", round(sampler.onlineShortCoreSeconds(), 1));
         root.put("onlineShortShareOfDemandPercent", round(100 * sampler.onlineShortCoreSeconds()
@@ -231,6 +233,8 @@ public final class RunReport {
         row(b, "Batch allocated: Kubernetes / YARN (mean cores)", fmt(batch.path("kubernetesAllocatedMeanCores").asDouble()) + " / "
                 + fmt(batch.path("yarnAllocatedMeanCores").asDouble()));
         row(b, "overcommit samples (grants beyond Batch)", r.path("overcommitSamples").asLong() + " of " + r.path("samples").asLong());
+        row(b, "  YARN shrink on its way to the RM (samples, longest)", r.path("yarnShrinkPendingSamples").asLong() + ", "
+                + r.path("yarnShrinkPendingLongestMillis").asLong() + " ms wall");
         row(b, "BE throttled (core-seconds)", fmt(r.path("beThrottledCoreSeconds").asDouble()));
         row(b, "online short (core-s, share, longest)", fmt(r.path("onlineShortCoreSeconds").asDouble()) + ", "
                 + r.path("onlineShortShareOfDemandPercent").asDouble() + " %, " + r.path("onlineShortLongestSeconds").asDouble() + " s");

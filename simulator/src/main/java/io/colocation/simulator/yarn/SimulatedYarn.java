@@ -1,6 +1,7 @@
 package io.colocation.simulator.yarn;
 
 import io.colocation.api.concurrent.Daemons;
+import io.colocation.api.yarn.YarnContract;
 import io.colocation.koordlet.yarn.YarnContainers;
 import io.colocation.simulator.host.BatchTask;
 import io.colocation.simulator.host.SimulatedHost;
@@ -51,8 +52,13 @@ public final class SimulatedYarn implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedYarn.class);
     public static final int NODE_MANAGER_PORT = 8041;
 
-    /** A node's YARN figures as the RM's scheduler holds them: capacity (the applied grant) and allocation. */
-    public record NodeFigures(long capacityMilli, long capacityMemory, long allocatedMilli, long allocatedMemory) {
+    /**
+     * A node's YARN figures: capacity (the grant the RM's scheduler applies) and allocation as the scheduler holds them,
+     * and the vcores of the grant the broker published ({@code publishedMilli}, -1 before the first), which the scheduler
+     * applies once the plugin's update has made its way through the RM's event queues.
+     */
+    public record NodeFigures(long capacityMilli, long capacityMemory, long allocatedMilli, long allocatedMemory, long publishedMilli) {
+        public static final NodeFigures NONE = new NodeFigures(0, 0, 0, 0, -1);
     }
 
     private final ResourceManager rm;
@@ -65,11 +71,13 @@ public final class SimulatedYarn implements AutoCloseable {
     private final ScheduledExecutorService nodeLoop = Executors.newSingleThreadScheduledExecutor(Daemons.named("yarn-nm-heartbeats"));
     private final ScheduledExecutorService amLoop = Executors.newSingleThreadScheduledExecutor(Daemons.named("yarn-am-heartbeats"));
     private final Resource amResource;
+    private final PublishedYarnGrants published;
 
-    private SimulatedYarn(ResourceManager rm, Clock clock, Resource amResource) {
+    private SimulatedYarn(ResourceManager rm, Clock clock, Resource amResource, PublishedYarnGrants published) {
         this.rm = rm;
         this.clock = clock;
         this.amResource = amResource;
+        this.published = published;
     }
 
     /**
@@ -94,8 +102,11 @@ public final class SimulatedYarn implements AutoCloseable {
                 return new Launcher(this.rmContext, self);
             }
         };
-        SimulatedYarn yarn = new SimulatedYarn(rm, clock, amResource);
+        SimulatedYarn yarn = new SimulatedYarn(rm, clock, amResource, new PublishedYarnGrants(
+                conf.get("colocation.yarn.zookeeper.connect"), conf.get("colocation.yarn.zookeeper.root", YarnContract.DEFAULT_ROOT),
+                conf.get("colocation.yarn.cluster-id", YarnContract.DEFAULT_CLUSTER_ID)));
         self[0] = yarn;
+        yarn.published.start();
         rm.init(conf);
         rm.start();
         for (SimulatedHost h : hosts) {
@@ -236,12 +247,12 @@ public final class SimulatedYarn implements AutoCloseable {
         NodeManagerSimulator nm = nodeManagers.get(host);
         SchedulerNode node = nm == null ? null : ((AbstractYarnScheduler<?, ?>) rm.getResourceScheduler()).getSchedulerNode(nm.nodeId());
         if (node == null) {
-            return new NodeFigures(0, 0, 0, 0);
+            return NodeFigures.NONE;
         }
         Resource total = node.getTotalResource();
         Resource used = node.getAllocatedResource();
         return new NodeFigures(total.getVirtualCores() * 1000L, total.getMemorySize() << 20, used.getVirtualCores() * 1000L,
-                used.getMemorySize() << 20);
+                used.getMemorySize() << 20, published.vcoresMilli(nm.nodeId().toString()));
     }
 
     private void heartbeatNodes() {
@@ -303,6 +314,7 @@ public final class SimulatedYarn implements AutoCloseable {
     @Override
     public void close() {
         Daemons.stop(5, nodeLoop, amLoop);
+        published.close();
         rm.stop();
         QueueMetrics.clearQueueMetrics();
     }
