@@ -3,10 +3,7 @@ package io.colocation.testsupport.yarn;
 import io.colocation.localclusters.yarn.MiniYarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.yarn.api.records.NodeReport;
@@ -14,9 +11,11 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The test YARN is a real one: the RM admin protocol changes a node's capacity, MapReduce runs. */
+/**
+ * The test YARN is a real one: the RM admin protocol changes a node's capacity. (MapReduce jobs in its real containers
+ * are what the plugin's, the copilot's and the koordlet's tests run.)
+ */
 class MiniYarnTest {
     private static MiniYarn yarn;
 
@@ -50,13 +49,5 @@ class MiniYarnTest {
         assertEquals(4096, other.getCapability().getMemorySize(), "only the named node changes");
 
         yarn.updateNodeResource(target.getNodeId(), Resource.newInstance(4096, 4));
-    }
-
-    @Test
-    void mapReducePiRunsToSuccessInRealContainers(@TempDir Path work) throws Exception {
-        PiJob.Result result = PiJob.run(yarn.config(), 2, 2000, work, Duration.ofMinutes(3));
-        assertTrue(result.succeeded(), "job ended " + result.job());
-        double pi = result.piEstimate().doubleValue();
-        assertTrue(Math.abs(pi - Math.PI) < 0.05, "pi estimate " + pi);
     }
 }

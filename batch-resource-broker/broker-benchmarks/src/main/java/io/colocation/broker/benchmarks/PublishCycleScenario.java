@@ -179,7 +179,8 @@ public final class PublishCycleScenario {
                 changes, nodeCount, latencies[changes / 2], latencies[(int) Math.ceil(changes * 0.99) - 1], latencies[changes - 1]);
         System.out.printf("pass that published a change (only the changed nodes decided): p50 %d ms, p99 %d ms%n",
                 passes[changes / 2], passes[(int) Math.ceil(changes * 0.99) - 1]);
-        System.out.printf("full pass (every %d nodes decided, the safety net every sync.intervalMs = %d): p50 %d ms, p99 %d ms%n", nodeCount,
+        System.out.printf("full pass (every %d nodes decided, the safety net every sync.intervalMs = %d; in slices of"
+                + " sync.fullPassSliceNodes with the changes between them, first slice to last): p50 %d ms, p99 %d ms%n", nodeCount,
                 syncIntervalMs,
                 fullPasses[changes / 2], fullPasses[(int) Math.ceil(changes * 0.99) - 1]);
         broker.stop();

@@ -15,13 +15,14 @@ import org.slf4j.LoggerFactory;
  * Runs a pass ({@link BrokerReconciler#reconcileAll()}, or the NodeMetric/NodeSLO controllers) on its own
  * thread: at least every {@code interval} (YARN's acknowledgements and reports arrive between Kubernetes
  * events), and {@code debounce} after a change is signalled (informer events, admin tasks), so a burst of
- * events costs one pass.
+ * events costs one pass. A pass that left work for the next (a full pass in slices) is followed by the next at once.
  */
 public final class ArbitrationLoop implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ArbitrationLoop.class);
 
     private final String name;
-    private final Runnable pass;
+    /** One pass; true when the next is due at once. */
+    private final java.util.function.BooleanSupplier pass;
     private final Duration interval;
     private final Duration debounce;
     private final ReentrantLock lock = new ReentrantLock();
@@ -32,11 +33,18 @@ public final class ArbitrationLoop implements Closeable {
     private final DistinctWarnings failures = new DistinctWarnings(LOG);
 
     public ArbitrationLoop(BrokerReconciler reconciler, Duration interval, Duration debounce) {
-        this("broker-arbitration", reconciler::reconcileAll, interval, debounce);
+        this("broker-arbitration", () -> reconciler.reconcileAll().sweeping(), interval, debounce);
     }
 
     /** A loop running {@code pass} on its own thread {@code name}. */
     public ArbitrationLoop(String name, Runnable pass, Duration interval, Duration debounce) {
+        this(name, () -> {
+            pass.run();
+            return false;
+        }, interval, debounce);
+    }
+
+    private ArbitrationLoop(String name, java.util.function.BooleanSupplier pass, Duration interval, Duration debounce) {
         this.name = name;
         this.pass = pass;
         this.interval = interval;
@@ -61,18 +69,21 @@ public final class ArbitrationLoop implements Closeable {
     }
 
     private void run() {
+        boolean again = false;
         while (running) {
             try {
-                lock.lock();
-                try {
-                    if (!pending) {
-                        changed.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+                if (!again) {
+                    lock.lock();
+                    try {
+                        if (!pending) {
+                            changed.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+                        }
+                    } finally {
+                        lock.unlock();
                     }
-                } finally {
-                    lock.unlock();
-                }
-                if (pending) {
-                    Thread.sleep(debounce.toMillis());
+                    if (pending) {
+                        Thread.sleep(debounce.toMillis());
+                    }
                 }
                 lock.lock();
                 try {
@@ -80,7 +91,8 @@ public final class ArbitrationLoop implements Closeable {
                 } finally {
                     lock.unlock();
                 }
-                pass.run();
+                again = false; // a pass that fails waits for the interval
+                again = pass.getAsBoolean();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -69,6 +69,7 @@ public final class BrokerReconciler implements Closeable {
     private final Ledger ledger;
     private final Clock clock;
     private final Duration fullPassEvery;
+    private final int sweepSlice;
     private final String policy;
     private final ExecutorService publishers;
     private final KubernetesGrantWriter kubernetesWriter;
@@ -88,16 +89,27 @@ public final class BrokerReconciler implements Closeable {
     private volatile long resumedEpoch = -1;
     private volatile String resumeProblem;
     private Instant lastFullPass;
+    /**
+     * The periodic full pass in slices: the names of the nodes it has still to decide. Each pass decides what changed
+     * and the next {@code sweepSlice} of these, so a change waits behind one slice, not behind every node.
+     */
+    private final java.util.ArrayDeque<String> sweep = new java.util.ArrayDeque<>();
+    private long sweepStartedNanos;
     private boolean lastLeading;
     private boolean lastApiServerUp;
 
-    /** What one pass did. */
-    public record PassReport(boolean leading, int nodes, int kubernetesWrites, int yarnWrites, int errors, long millis) {
+    /** What one pass did; {@code sweeping}: a periodic full pass has nodes left for the next pass, due at once. */
+    public record PassReport(boolean leading, int nodes, int kubernetesWrites, int yarnWrites, int errors, long millis,
+            boolean sweeping) {
     }
 
+    /**
+     * @param fullPassEvery how often every node is decided (the safety net for what no event announces)
+     * @param sweepSlice    how many nodes of that periodic full pass one pass decides beside the changed ones
+     */
     public BrokerReconciler(ClusterInputs view, KubernetesSide kubernetes, Map<String, YarnSide> yarnSides,
             Leadership leadership, ArbitrationSettings arbitration, boolean matchHostNames, int publishThreads,
-            Ledger ledger, Clock clock, Duration fullPassEvery) {
+            Ledger ledger, Clock clock, Duration fullPassEvery, int sweepSlice) {
         this.view = view;
         this.kubernetes = kubernetes;
         this.yarnSides = Map.copyOf(yarnSides);
@@ -106,6 +118,10 @@ public final class BrokerReconciler implements Closeable {
         this.ledger = ledger;
         this.clock = clock;
         this.fullPassEvery = fullPassEvery;
+        if (sweepSlice < 1) {
+            throw new IllegalArgumentException("the full pass's slice must hold at least one node: " + sweepSlice);
+        }
+        this.sweepSlice = sweepSlice;
         this.policy = arbitration.policy().name().toLowerCase(Locale.ROOT);
         // Checked right before each write: this replica still leads with the epoch it resumed.
         BooleanSupplier fenceHolds = () -> leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) == resumedEpoch;
@@ -153,8 +169,7 @@ public final class BrokerReconciler implements Closeable {
         Instant now = clock.instant();
         Optional<LeaderEpoch.Fence> fence = leadership.fence();
         boolean leading = fence.isPresent();
-        boolean full = fullPassDue.getAndSet(false) || lastFullPass == null
-                || !now.isBefore(lastFullPass.plus(fullPassEvery)) || leading != lastLeading;
+        boolean full = fullPassDue.getAndSet(false) || lastFullPass == null || leading != lastLeading;
         if (leading && fence.get().epoch() != resumedEpoch) {
             leading = resume(fence.get().epoch());
             full = true;
@@ -165,9 +180,23 @@ public final class BrokerReconciler implements Closeable {
         full |= changes.everything() || pass.apiServerUp() != lastApiServerUp || !view.configUsable();
         lastApiServerUp = pass.apiServerUp();
         List<Node> all = view.nodes();
-        List<Node> nodes = full ? all : changedNodes(all, changes.nodes(), pass);
+        List<Node> nodes;
         if (full) {
+            nodes = all;
             lastFullPass = now;
+            sweepStartedNanos = started;
+            sweep.clear();
+        } else {
+            if (sweep.isEmpty() && !now.isBefore(lastFullPass.plus(fullPassEvery))) {
+                lastFullPass = now;
+                sweepStartedNanos = started;
+                all.forEach(n -> sweep.add(n.getMetadata().getName()));
+            }
+            nodes = changedNodes(all, changes.nodes(), pass);
+            if (!sweep.isEmpty()) {
+                nodes = withNextSlice(nodes, all);
+                full = sweep.isEmpty();
+            }
         }
         retry.clear();
         List<NodeWork> work = new ArrayList<>(nodes.size());
@@ -178,7 +207,7 @@ public final class BrokerReconciler implements Closeable {
         if (full) {
             forgetGone(all);
             stats.fullPasses.incrementAndGet();
-            stats.lastFullPassMillis = report.millis();
+            stats.lastFullPassMillis = (System.nanoTime() - sweepStartedNanos) / 1_000_000; // its first slice to its last
         }
         if (report.kubernetesWrites() + report.yarnWrites() + report.errors() > 0) {
             LOG.info("pass: {} of {} nodes decided, {} Kubernetes and {} YARN writes, {} errors, {} ms{}", nodes.size(), all.size(),
@@ -283,7 +312,7 @@ public final class BrokerReconciler implements Closeable {
         stats.publishErrors.addAndGet(errors);
         stats.lastPassMillis = millis;
         stats.lastPassAt = now;
-        return new PassReport(leading, work.size(), kWrites, yWrites, errors, millis);
+        return new PassReport(leading, work.size(), kWrites, yWrites, errors, millis, !sweep.isEmpty());
     }
 
     /** Publishes one node's decision to each side (only while leading) and builds its ledger. */
@@ -315,6 +344,26 @@ public final class BrokerReconciler implements Closeable {
             yGrant = yarnWriter.inForce(w.node(), yarn);
         }
         return LedgerBuilder.decided(w, policy, mid, kubernetesWriter.grantInForce(w, leading), yGrant, grant, kPub, yPub, now);
+    }
+
+    /** The changed nodes and the sweep's next slice (as they are now: a node gone since the sweep began is skipped). */
+    private List<Node> withNextSlice(List<Node> changed, List<Node> all) {
+        Map<String, Node> byName = new HashMap<>();
+        for (Node node : all) {
+            byName.put(node.getMetadata().getName(), node);
+        }
+        Set<String> chosen = new HashSet<>();
+        List<Node> out = new ArrayList<>(changed);
+        for (Node node : changed) {
+            chosen.add(node.getMetadata().getName());
+        }
+        for (int i = 0; i < sweepSlice && !sweep.isEmpty(); i++) {
+            Node node = byName.get(sweep.poll());
+            if (node != null && chosen.add(node.getMetadata().getName())) {
+                out.add(node);
+            }
+        }
+        return out;
     }
 
     /** Forgets what it kept of nodes that are gone (on full passes, which see every node). */

@@ -134,6 +134,13 @@ public class BrokerConfiguration extends Configuration {
         @Min(1)
         @JsonProperty
         public int publishThreads = 8;
+        /**
+         * The pass every {@code intervalMs} that decides every node is taken this many nodes at a time, each slice with
+         * what changed meanwhile, so a change never waits behind all nodes (at 5,000 nodes, 500 are about 15 ms).
+         */
+        @Min(1)
+        @JsonProperty
+        public int fullPassSliceNodes = 500;
     }
 
     public static class YarnSettings {

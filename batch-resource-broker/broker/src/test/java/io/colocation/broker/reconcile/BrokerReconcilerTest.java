@@ -2,6 +2,7 @@ package io.colocation.broker.reconcile;
 
 import io.colocation.broker.decision.NodeDecision;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,7 +52,7 @@ class BrokerReconcilerTest {
             cluster.metric(n, 4000, 16, Instant.now());
         }
         reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, ArbitrationSettings.defaults(), false, 2,
-                ledger, Clock.systemUTC(), Duration.ofHours(1));
+                ledger, Clock.systemUTC(), Duration.ofHours(1), 500);
     }
 
     @AfterEach
@@ -138,7 +139,7 @@ class BrokerReconcilerTest {
         ArbitrationSettings takeBackCpu = new ArbitrationSettings(GrantPolicy.PARTITIONED, 1, 1, 0.1,
                 ArbitrationSettings.DEFAULT_TAKE_BACK_AFTER, true, Duration.ZERO);
         reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, takeBackCpu, false, 2,
-                ledger, clock, Duration.ofHours(1));
+                ledger, clock, Duration.ofHours(1), 500);
         passes(3);
         yarn.use("h1:8041", 2, 2048);
         yarn.use("h2:8041", 2, 2048);
@@ -250,6 +251,30 @@ class BrokerReconcilerTest {
         assertEquals(0, reconciler.reconcileAll().nodes(), "nothing changed");
         reconciler.forgetPublications();
         assertEquals(2, reconciler.reconcileAll().nodes(), "a resync decides every node");
+    }
+
+    @Test
+    void thePeriodicFullPassIsTakenASliceAtATimeAndAChangeDoesNotWaitBehindIt() {
+        ManualClock clock = new ManualClock(Instant.now());
+        reconciler.close();
+        reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, ArbitrationSettings.defaults(), false, 2,
+                ledger, clock, Duration.ofSeconds(1), 1);
+        settle();
+        long fullPasses = reconciler.stats().fullPasses.get();
+        clock.advance(Duration.ofSeconds(2));
+        BrokerReconciler.PassReport first = reconciler.reconcileAll();
+        assertEquals(1, first.nodes(), "the full pass's first slice: one node of two");
+        assertTrue(first.sweeping(), "a node is left for the next pass");
+        assertEquals(fullPasses, reconciler.stats().fullPasses.get());
+
+        cluster.metric("n1", 1000, 8, clock.instant());
+        BrokerReconciler.PassReport second = reconciler.reconcileAll();
+        assertTrue(second.nodes() >= 1 && second.nodes() <= 2, "what changed and the last slice: " + second);
+        assertEquals(8600, ledger("n1").origin().cpuMilli(), "the change is decided in the next pass");
+        assertFalse(second.sweeping());
+        assertEquals(fullPasses + 1, reconciler.stats().fullPasses.get(), "every node decided: the full pass is done");
+        settle();
+        assertEquals(0, reconciler.reconcileAll().nodes(), "the next full pass is a second away");
     }
 
     /** Passes until one decides nothing: YARN applying a new grant is itself a change the next pass sees. */
