@@ -28,7 +28,8 @@ class RmAdminYarnSideTest extends YarnSideContractTest {
     @Override
     protected YarnSide side(MiniYarn yarn, CuratorFramework curator, LeaderEpoch leadership) {
         try {
-            Path dir = Files.createTempDirectory("rm-admin-conf");
+            // in the module's build directory, not /tmp: the contract test's lifecycle has no per-class temp dir
+            Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "rm-admin-conf");
             try (var out = Files.newOutputStream(dir.resolve(CLUSTER + ".yarn-site.xml"))) {
                 yarn.config().writeXml(out);
             }
