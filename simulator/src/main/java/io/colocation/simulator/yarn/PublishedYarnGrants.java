@@ -21,15 +21,16 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 final class PublishedYarnGrants implements AutoCloseable {
     private final CuratorFramework client;
     private final CuratorCache cache;
+    private final String folder;
     private final Map<String, YarnGrant> byNodeId = new ConcurrentHashMap<>();
 
     PublishedYarnGrants(String zkConnect, String root, String clusterId) {
         client = CuratorFrameworkFactory.newClient(zkConnect, new ExponentialBackoffRetry(200, 5));
-        String folder = YarnContract.grantsPath(root, clusterId);
+        folder = YarnContract.grantsPath(root, clusterId);
         cache = CuratorCache.build(client, folder);
         cache.listenable().addListener(CuratorCacheListener.builder()
-                .forCreatesAndChanges((before, after) -> read(folder, after))
-                .forDeletes(old -> byNodeId.remove(old.getPath().substring(old.getPath().lastIndexOf('/') + 1)))
+                .forCreatesAndChanges((before, after) -> read(after))
+                .forDeletes(old -> byNodeId.remove(nodeIdOf(old.getPath())))
                 .build());
     }
 
@@ -38,16 +39,27 @@ final class PublishedYarnGrants implements AutoCloseable {
         cache.start();
     }
 
-    private void read(String folder, ChildData data) {
-        if (!data.getPath().startsWith(folder + "/") || data.getData() == null || data.getData().length == 0) {
+    /** A grant document's node id, its name in the folder ("" for the folder itself). */
+    private String nodeIdOf(String path) {
+        return path.startsWith(folder + "/") ? path.substring(folder.length() + 1) : "";
+    }
+
+    /** Keeps what the plugin would apply: a valid grant for the node it is named after; anything else counts as none. */
+    private void read(ChildData data) {
+        String nodeId = nodeIdOf(data.getPath());
+        if (nodeId.isEmpty()) {
             return;
         }
         try {
             YarnGrant grant = YarnContractCodec.read(data.getPath(), data.getData(), YarnGrant.class);
-            byNodeId.put(grant.nodeId(), grant);
+            if (grant.nodeId().equals(nodeId)) {
+                byNodeId.put(nodeId, grant);
+                return;
+            }
         } catch (IOException e) {
-            byNodeId.remove(data.getPath().substring(folder.length() + 1)); // the plugin refuses it too
+            // the plugin refuses it too
         }
+        byNodeId.remove(nodeId);
     }
 
     /** The published grant's vcores in milli-cores, or -1 when none is published for the NodeManager. */

@@ -91,12 +91,12 @@ public final class ArbitrationLoop implements Closeable {
                 } finally {
                     lock.unlock();
                 }
-                again = false; // a pass that fails waits for the interval
                 again = pass.getAsBoolean();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
+                again = false; // a pass that failed waits for the interval
                 LOG.debug("broker pass failed", e);
                 failures.warn(name + " pass", "failed (" + e + "); the next one runs in " + interval.toMillis() + " ms");
             }
