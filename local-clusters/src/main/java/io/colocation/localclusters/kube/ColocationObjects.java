@@ -7,12 +7,14 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The Kubernetes objects a colocation cluster is made of, written to a real API server as the real
@@ -106,15 +109,45 @@ public final class ColocationObjects {
                 .addToData(KoordinatorKeys.COLOCATION_CONFIG_KEY, json).build()).createOr(op -> op.update());
     }
 
-    /** A Node with cpu/memory capacity (= allocatable), as a kubelet would report it. */
+    /**
+     * A Node with cpu/memory capacity (= allocatable), as a kubelet would report it. A running broker annotates the
+     * new node and writes its batch resources meanwhile, so the status is written over a fresh read, keeping what the
+     * broker wrote, and a conflict (409) is retried, as a kubelet does.
+     */
     public static Node node(KubernetesClient client, String name, String owner, int cores, long memoryGi) {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels(OWNER_LABEL, owner)
                 .endMetadata().build()).create();
         Map<String, Quantity> resources = Map.of("cpu", new Quantity(Integer.toString(cores)), "memory",
                 new Quantity(memoryGi + "Gi"), "pods", new Quantity("110"));
-        Node withStatus = client.nodes().withName(name).get();
-        withStatus.setStatus(new NodeStatusBuilder().withCapacity(resources).withAllocatable(resources).build());
-        return client.nodes().resource(withStatus).updateStatus();
+        return retryingConflicts(() -> {
+            Node current = client.nodes().withName(name).get();
+            Map<String, Quantity> capacity = new HashMap<>();
+            Map<String, Quantity> allocatable = new HashMap<>();
+            NodeStatus status = current.getStatus() == null ? new NodeStatus() : current.getStatus();
+            if (status.getCapacity() != null) {
+                capacity.putAll(status.getCapacity());
+            }
+            if (status.getAllocatable() != null) {
+                allocatable.putAll(status.getAllocatable());
+            }
+            capacity.putAll(resources);
+            allocatable.putAll(resources);
+            current.setStatus(new NodeStatusBuilder(status).withCapacity(capacity).withAllocatable(allocatable).build());
+            return client.nodes().resource(current).updateStatus();
+        });
+    }
+
+    /** Runs a read-modify-write again from its read when the object changed meanwhile (409), up to 20 times. */
+    private static <T> T retryingConflicts(Supplier<T> readModifyWrite) {
+        for (int attempt = 0;; attempt++) {
+            try {
+                return readModifyWrite.get();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 20) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
@@ -139,32 +172,25 @@ public final class ColocationObjects {
         Map<String, Object> usage = Map.of("resources", Map.of("cpu", cpuMilli + "m", "memory", Long.toString(memoryBytes)));
         Map<String, Object> status = Map.of("updateTime", updateTime.toString(),
                 "nodeMetric", Map.of("nodeUsage", usage, "systemUsage", usage), "podsMetric", List.of());
-        for (int attempt = 0;; attempt++) {
-            try {
-                GenericKubernetesResource existing = resources.withName(node).get();
-                if (existing == null) {
-                    GenericKubernetesResource nm = new GenericKubernetesResource();
-                    nm.setApiVersion(KoordinatorKeys.NODE_METRIC_API_VERSION);
-                    nm.setKind(KoordinatorKeys.NODE_METRIC_KIND);
-                    nm.setMetadata(new ObjectMetaBuilder().withName(node).addToLabels(OWNER_LABEL, owner).build());
-                    nm.setAdditionalProperty("spec", Map.of());
-                    existing = resources.resource(nm).create();
-                } else if (existing.getMetadata().getLabels() == null || !owner.equals(existing.getMetadata().getLabels().get(OWNER_LABEL))) {
-                    // created by the broker's controller: label it so cleanUp finds it
-                    existing.getMetadata().setLabels(new java.util.HashMap<>(existing.getMetadata().getLabels() == null
-                            ? Map.of() : existing.getMetadata().getLabels()));
-                    existing.getMetadata().getLabels().put(OWNER_LABEL, owner);
-                    existing = resources.resource(existing).update();
-                }
-                existing.setAdditionalProperty("status", status);
-                resources.resource(existing).updateStatus();
-                return;
-            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt >= 20) {
-                    throw e;
-                }
+        retryingConflicts(() -> {
+            GenericKubernetesResource existing = resources.withName(node).get();
+            if (existing == null) {
+                GenericKubernetesResource nm = new GenericKubernetesResource();
+                nm.setApiVersion(KoordinatorKeys.NODE_METRIC_API_VERSION);
+                nm.setKind(KoordinatorKeys.NODE_METRIC_KIND);
+                nm.setMetadata(new ObjectMetaBuilder().withName(node).addToLabels(OWNER_LABEL, owner).build());
+                nm.setAdditionalProperty("spec", Map.of());
+                existing = resources.resource(nm).create();
+            } else if (existing.getMetadata().getLabels() == null || !owner.equals(existing.getMetadata().getLabels().get(OWNER_LABEL))) {
+                // created by the broker's controller: label it so cleanUp finds it
+                existing.getMetadata().setLabels(new HashMap<>(existing.getMetadata().getLabels() == null
+                        ? Map.of() : existing.getMetadata().getLabels()));
+                existing.getMetadata().getLabels().put(OWNER_LABEL, owner);
+                existing = resources.resource(existing).update();
             }
-        }
+            existing.setAdditionalProperty("status", status);
+            return resources.resource(existing).updateStatus();
+        });
     }
 
     /** A NodeManager pod bound to the node, annotated with its YARN node id (and cluster id when not null). */
