@@ -29,6 +29,32 @@ final class NodeCapacity {
     private static final Logger LOG = LoggerFactory.getLogger(NodeCapacity.class);
     /** How long a dispatched update may take to show before it is sent again. */
     static final long REDISPATCH_AFTER_MS = 1_000;
+    /**
+     * How long the scheduler may be behind an update its RMNode already took before the update is sent again: only
+     * as insurance, since another event in a queue that is behind only makes it longer.
+     */
+    static final long REDISPATCH_BEHIND_AFTER_MS = 30_000;
+
+    /** Why a granted node's schedulable capacity is not its grant a while after the update was sent. */
+    enum Lag {
+        /** The scheduler enforced this grant and lost it: the NodeManager re-registered, or the RM failed over. */
+        LOST,
+        /** The RMNode took the update; the scheduler's event queue has not reached it yet. */
+        SCHEDULER_BEHIND,
+        /** The RMNode has not taken it either: the RM's dispatcher is behind, or a later update overtook it. */
+        NOT_APPLIED;
+
+        static Lag of(boolean grantSeenEnforced, Resource rmNodeTotal, YarnGrant grant) {
+            if (grantSeenEnforced) {
+                return LOST;
+            }
+            return rmNodeTotal != null && matches(rmNodeTotal, grant) ? SCHEDULER_BEHIND : NOT_APPLIED;
+        }
+
+        long redispatchAfterMillis() {
+            return this == SCHEDULER_BEHIND ? REDISPATCH_BEHIND_AFTER_MS : REDISPATCH_AFTER_MS;
+        }
+    }
 
     /** A grant the scheduler now enforces: acknowledge it. */
     static final class Applied {
@@ -54,7 +80,13 @@ final class NodeCapacity {
         long receivedAtMillis;
         long dispatchedAtMillis = Long.MIN_VALUE / 2;
         boolean enforced;
-        boolean everEnforced;
+        /** The scheduler showed this grant's figures once: a later difference means they were lost, not late. */
+        boolean grantSeenEnforced;
+        /**
+         * The capacity last sent: the RM's queues apply updates in order, so a grant whose figures the RMNode shows
+         * is still sent when a different update went out before it (that one would otherwise land last).
+         */
+        Resource lastSent;
         /** The NodeManager's own capacity before the first grant, restored when the grant is withdrawn. */
         Resource registered;
     }
@@ -71,6 +103,9 @@ final class NodeCapacity {
     /** Starts enforcing {@code grant} (already accepted by the {@link GrantBook}). */
     synchronized void apply(YarnGrant grant, long nowMillis) {
         Node node = nodes.computeIfAbsent(grant.nodeId(), id -> new Node());
+        if (node.grant == null || node.grant.memoryMB() != grant.memoryMB() || node.grant.vcores() != grant.vcores()) {
+            node.grantSeenEnforced = false;
+        }
         node.grant = grant;
         node.receivedAtMillis = nowMillis;
         node.enforced = false;
@@ -105,20 +140,30 @@ final class NodeCapacity {
                 continue;
             }
             if (matches(schedulerNode.getTotalResource(), node.grant)) {
+                node.grantSeenEnforced = true;
                 if (!node.enforced) {
                     node.enforced = true;
-                    node.everEnforced = true;
                     applied.add(new Applied(node.grant, Math.max(0, nowMillis - node.receivedAtMillis)));
                 }
-            } else if (nowMillis - node.dispatchedAtMillis >= REDISPATCH_AFTER_MS) {
-                if (node.everEnforced) {
-                    LOG.info("node {} has capacity {} instead of its grant (epoch {} version {}): it re-registered or "
-                                    + "the ResourceManager restarted; applying the grant again", e.getKey(),
-                            schedulerNode.getTotalResource(), node.grant.epoch(), node.grant.version());
-                }
-                node.enforced = false;
-                dispatch(e.getKey(), node, nowMillis);
+                continue;
             }
+            node.enforced = false;
+            RMNode rmNode = rmContext.getRMNodes().get(schedulerNode.getNodeID());
+            Lag lag = Lag.of(node.grantSeenEnforced, rmNode == null ? null : rmNode.getTotalCapability(), node.grant);
+            if (nowMillis - node.dispatchedAtMillis < lag.redispatchAfterMillis()) {
+                continue;
+            }
+            if (lag == Lag.LOST) {
+                LOG.info("node {} has capacity {} instead of its grant (epoch {} version {}): it re-registered or the "
+                                + "ResourceManager failed over; applying the grant again", e.getKey(),
+                        schedulerNode.getTotalResource(), node.grant.epoch(), node.grant.version());
+                node.grantSeenEnforced = false;
+            } else {
+                LOG.debug("grant epoch {} version {} not yet in the scheduler's capacity {} of {} after {} ms ({}): sending it again",
+                        node.grant.epoch(), node.grant.version(), schedulerNode.getTotalResource(), e.getKey(),
+                        nowMillis - node.receivedAtMillis, lag);
+            }
+            dispatch(e.getKey(), node, nowMillis);
         }
         return applied;
     }
@@ -152,14 +197,17 @@ final class NodeCapacity {
             node.registered = Resource.newInstance(current);
         }
         node.dispatchedAtMillis = nowMillis;
-        if (matches(current, node.grant)) {
-            return; // a new version with the same figures: nothing to change, reconcile acknowledges it
+        SchedulerNode schedulerNode = scheduler.getSchedulerNode(rmNode.getNodeID());
+        if (matches(current, node.grant) && schedulerNode != null && matches(schedulerNode.getTotalResource(), node.grant)
+                && (node.lastSent == null || matches(node.lastSent, node.grant))) {
+            return; // a new version with the same figures and no other update on its way: reconcile acknowledges it
         }
         Resource target = Resource.newInstance(current);
         target.setMemorySize(node.grant.memoryMB());
         target.setVirtualCores(node.grant.vcores());
         LOG.info("applying grant epoch {} version {} to {}: {} -> <memory:{}, vCores:{}>", node.grant.epoch(),
                 node.grant.version(), nodeId, current, node.grant.memoryMB(), node.grant.vcores());
+        node.lastSent = target;
         rmContext.getDispatcher().getEventHandler().handle(
                 new RMNodeResourceUpdateEvent(rmNode.getNodeID(), ResourceOption.newInstance(target, -1)));
     }
