@@ -37,6 +37,9 @@ public final class Invariants {
                 broken.add("no YARN container was preempted in the spike");
             }
         }
+        if (!s.sparkJob().startsWith("none") && !s.sparkSucceeded()) {
+            broken.add("the Spark application did not succeed: " + s.sparkJob());
+        }
         return broken;
     }
 }

@@ -8,6 +8,7 @@ import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.NodeSimulator;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.sandbox.parts.SandboxYarn;
+import io.colocation.localclusters.spark.SparkOnYarn;
 import io.colocation.sandbox.scenario.BrokerView;
 import io.colocation.sandbox.scenario.LoadFiles;
 import io.colocation.sandbox.scenario.Narrator;
@@ -57,7 +58,7 @@ public final class Sandbox implements AutoCloseable {
         Path launcher = home.resolve("bin/colocation");
         Path logs = Files.createDirectories(work.resolve("logs"));
         narrator.say("colocation sandbox: " + options.nodes() + (options.nodes() == 1 ? " node" : " nodes") + ", a " + options.duration().toSeconds() + " s scenario, policy "
-                + options.policy() + (options.yarn() ? "" : ", without YARN") + "; work directory " + work);
+                + options.policy() + (options.yarn() ? (options.spark() ? "" : ", without Spark") : ", without YARN") + "; work directory " + work);
         try {
             LocalZooKeeper zk = new LocalZooKeeper();
             parts.push(zk);
@@ -123,6 +124,14 @@ public final class Sandbox implements AutoCloseable {
             List<SandboxYarn.NodeManager> nodeManagers = List.of();
             if (options.yarn()) {
                 System.setProperty(io.colocation.localclusters.yarn.MapReduceClasspath.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/mapreduce").toString());
+                if (options.spark()) {
+                    System.setProperty(SparkOnYarn.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/spark").toString());
+                    try {
+                        SparkOnYarn.directory();
+                    } catch (IllegalStateException e) {
+                        throw new PartFailedException("Spark", e.getMessage() + "\n(colocation sandbox --no-spark runs YARN without it)", null);
+                    }
+                }
                 yarn = SandboxYarn.start(conf, nodes.size(), NODE_MEMORY_GI * 1024 / 2, NODE_CORES / 2, zk.connectString(), "/colocation",
                         work.resolve("yarn"));
                 parts.push(yarn);
@@ -155,8 +164,9 @@ public final class Sandbox implements AutoCloseable {
             narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes; its webhook converts the batch"
                     + " namespace's pods by conf/" + ClusterSetup.PROFILE);
 
-            Scenario scenario = new Scenario(client, broker, yarn, narrator, nodes, realNode == null ? null : realNode.name(), realScale,
-                    options.duration(), options.policy(), NODE_CORES, work);
+            Scenario scenario = new Scenario(client, broker, yarn, options.spark(), narrator, nodes, realNode == null ? null : realNode.name(),
+                    realScale, options.duration(), options.policy(), NODE_CORES, work);
+            parts.push(scenario);
             scenario.createOnlinePods();
             long clock = System.nanoTime();
             for (int i = 0; i < nodes.size(); i++) {
@@ -252,6 +262,11 @@ public final class Sandbox implements AutoCloseable {
                 .withImage(KubeletNode.IMAGE).withImagePullPolicy("Never").endContainer().endSpec().build()).create();
     }
 
+    /** A run whose invariants broke keeps its work directory, logs included, as a part that failed does. */
+    public void keepWorkDirectory() {
+        keepWork = true;
+    }
+
     public Path workDirectory() {
         return work;
     }
@@ -267,7 +282,7 @@ public final class Sandbox implements AutoCloseable {
             }
         }
         if (keepWork) {
-            narrator.say("logs kept in " + work.resolve("logs"));
+            narrator.say("logs kept in " + work.resolve("logs") + " (the Spark application's in " + work.resolve("spark") + ")");
             return;
         }
         try (var walk = Files.walk(work)) {

@@ -67,6 +67,9 @@ public final class SandboxCommand {
             Summary s = sandbox.run();
             List<String> broken = Invariants.check(s);
             broken.forEach(b -> System.err.println("colocation sandbox: " + b));
+            if (!broken.isEmpty()) {
+                sandbox.keepWorkDirectory();
+            }
             return broken.isEmpty() ? 0 : 1;
         } catch (PartFailedException e) {
             System.err.println("colocation sandbox: " + e.getMessage());

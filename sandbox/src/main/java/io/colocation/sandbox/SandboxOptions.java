@@ -7,14 +7,14 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * {@code colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--no-real-node]
+ * {@code colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--no-spark] [--no-real-node]
  * [--keep-running] [--summary-json FILE]}.
  *
  * @param realNode    whether the first node is a real kubelet on this host when the host allows it
  * @param summaryJson where the summary is also written as JSON (for scripts and the sandbox's own test), or null
  */
-public record SandboxOptions(int nodes, Duration duration, String policy, boolean yarn, boolean realNode, boolean keepRunning,
-        Path summaryJson) {
+public record SandboxOptions(int nodes, Duration duration, String policy, boolean yarn, boolean spark, boolean realNode,
+        boolean keepRunning, Path summaryJson) {
     public static final int DEFAULT_NODES = 3;
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(150);
     /**
@@ -25,8 +25,8 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
     static final Duration MAX_DURATION = Duration.ofHours(24);
 
     public static final String USAGE = """
-            Usage: colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--no-real-node]
-                                      [--keep-running] [--summary-json FILE]
+            Usage: colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--no-spark]
+                                      [--no-real-node] [--keep-running] [--summary-json FILE]
               Runs the whole system on this machine (ZooKeeper, etcd + kube-apiserver, YARN with the scheduler plugin and
               the copilot, the broker with its console, one koordlet per node) and plays a narrated scenario.
               --nodes N          nodes, 1 to 10 (default 3); of 2 or more, the first is a real kubelet on this
@@ -34,6 +34,7 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
               --duration D       the scenario's length, a Go duration of 90s or more (default 2m30s)
               --policy P         the broker's arbitration policy: partitioned (default) or shared
               --no-yarn          without YARN: Batch goes to Kubernetes batch pods only
+              --no-spark         YARN runs the MapReduce job only, no Spark application beside it
               --no-real-node     every node simulated, even where this host could run a real kubelet (root,
                                  writable cgroups, dev/install-kubelet-node.sh run)
               --keep-running     stay up after the summary, for exploring, until Ctrl-C
@@ -45,6 +46,7 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
         Duration duration = DEFAULT_DURATION;
         String policy = "partitioned";
         boolean yarn = true;
+        boolean spark = true;
         boolean realNode = true;
         boolean keep = false;
         Path summary = null;
@@ -75,13 +77,14 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
                     }
                 }
                 case "--no-yarn" -> yarn = false;
+                case "--no-spark" -> spark = false;
                 case "--no-real-node" -> realNode = false;
                 case "--keep-running" -> keep = true;
                 case "--summary-json" -> summary = Path.of(value(args, ++i, a));
                 default -> throw new InvalidInputException("unknown option '" + a + "'");
             }
         }
-        return new SandboxOptions(nodes, duration, policy, yarn, realNode, keep, summary);
+        return new SandboxOptions(nodes, duration, policy, yarn, spark && yarn, realNode, keep, summary);
     }
 
     private static String value(List<String> args, int i, String option) throws InvalidInputException {

@@ -12,14 +12,16 @@ import java.nio.file.Path;
  * @param evictions         batch pods evicted (deleted before they succeeded; only the first node's koordlet enforces)
  * @param batchPodsFailed    batch pods whose container failed (must be 0)
  * @param batchPodsConverted batch pods the ClusterColocationProfile webhook converted (all submitted, or the webhook failed)
+ * @param sparkJob          the Spark application on YARN: outcome, executors, what was lost, run time; or why there was none
+ * @param sparkSucceeded    it finished with every count right and no task failure counted against it
  * @param realNode          what the real node (a kubelet on this host) ran, or why every node was simulated
  * @param hostCgroups       what the first node's koordlet did on this host's cgroups, or why nothing
  */
 public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double nodeUsageCoresPeak, double batchCoresAvg,
         double batchCoresAtSpike, double kubernetesUsedCoresPeak, double yarnUsedCoresPeak, double peakUtilisationPercent,
         long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsFailed,
-        int batchPodsSubmitted, int batchPodsConverted, String mapReduceJob, boolean mapReduceSucceeded, String realNode,
-        String hostCgroups) {
+        int batchPodsSubmitted, int batchPodsConverted, String mapReduceJob, boolean mapReduceSucceeded, String sparkJob,
+        boolean sparkSucceeded, String realNode, String hostCgroups) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -39,6 +41,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                 row("converted by the ClusterColocationProfile", batchPodsConverted + " of " + batchPodsSubmitted
                         + " (submitted as ordinary pods)"),
                 row("MapReduce job", mapReduceJob),
+                row("Spark on YARN", sparkJob),
                 row("real node", realNode),
                 row("this host's cgroups", hostCgroups));
     }
@@ -47,8 +50,8 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
     public Summary withHost(String realNodeText, String hostCgroupsText) {
         return new Summary(policy, nodes, nodeUsageCoresAvg, nodeUsageCoresPeak, batchCoresAvg, batchCoresAtSpike,
                 kubernetesUsedCoresPeak, yarnUsedCoresPeak, peakUtilisationPercent, overcommitSamples, samples, preemptions, evictions,
-                batchPodsCompleted, batchPodsFailed, batchPodsSubmitted, batchPodsConverted, mapReduceJob, mapReduceSucceeded, realNodeText,
-                hostCgroupsText);
+                batchPodsCompleted, batchPodsFailed, batchPodsSubmitted, batchPodsConverted, mapReduceJob, mapReduceSucceeded, sparkJob,
+                sparkSucceeded, realNodeText, hostCgroupsText);
     }
 
     private static String row(String what, String value) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +18,11 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptImpl;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManagerImpl;
 
 /**
@@ -29,10 +35,12 @@ public final class SandboxYarn implements AutoCloseable {
 
     private final MiniYarn yarn;
     private final int nodeManagers;
+    private final Path configDir;
 
-    private SandboxYarn(MiniYarn yarn, int nodeManagers) {
+    private SandboxYarn(MiniYarn yarn, int nodeManagers, Path configDir) {
         this.yarn = yarn;
         this.nodeManagers = nodeManagers;
+        this.configDir = configDir;
     }
 
     /** The NodeManagers and their copilots, one per node. */
@@ -62,7 +70,7 @@ public final class SandboxYarn implements AutoCloseable {
                 // Containers are asked to leave within 5 s of the preemption notice, so the story moves on.
                 .set("colocation.yarn.preemption.wait-before-kill-ms", "5000");
         try {
-            return new SandboxYarn(b.start(), nodeManagers);
+            return new SandboxYarn(b.start(), nodeManagers, work);
         } catch (RuntimeException e) {
             throw new PartFailedException("YARN (MiniYARNCluster)", String.valueOf(e.getMessage()), null);
         }
@@ -82,6 +90,41 @@ public final class SandboxYarn implements AutoCloseable {
     /** A MapReduce job of {@code maps} tasks that each sleep {@code mapMillis}; submitted, not awaited. */
     public Job submitSleepJob(int maps, long mapMillis, Path work) throws Exception {
         return SleepJobs.submit(yarn.config(), maps, mapMillis, work);
+    }
+
+    /** Where the running cluster's yarn-site.xml is: a client's HADOOP_CONF_DIR (spark-submit's). */
+    public Path configDir() {
+        return configDir;
+    }
+
+    /** The application's running containers other than its ApplicationMaster (a Spark application's executors), by id. */
+    public Set<String> runningExecutors(String applicationId) {
+        ApplicationId app = ApplicationId.fromString(applicationId);
+        var scheduler = yarn.resourceManager().getResourceScheduler();
+        Set<String> ids = new HashSet<>();
+        for (NodeId node : yarn.resourceManager().getRMContext().getRMNodes().keySet()) {
+            SchedulerNode sn = scheduler.getSchedulerNode(node);
+            if (sn != null) {
+                sn.getCopiedListOfRunningContainers().stream()
+                        .filter(c -> c.getApplicationAttemptId().getApplicationId().equals(app) && !c.isAMContainer())
+                        .forEach(c -> ids.add(c.getContainerId().toString()));
+            }
+        }
+        return ids;
+    }
+
+    /** The application's attempts so far, and how many of them ended with their ApplicationMaster preempted. */
+    public record Attempts(int started, int amPreempted) {
+    }
+
+    public Attempts attempts(String applicationId) {
+        var app = yarn.resourceManager().getRMContext().getRMApps().get(ApplicationId.fromString(applicationId));
+        if (app == null) {
+            return new Attempts(0, 0);
+        }
+        int preempted = (int) app.getAppAttempts().values().stream()
+                .filter(a -> a instanceof RMAppAttemptImpl impl && impl.getAMContainerExitStatus() == ContainerExitStatus.PREEMPTED).count();
+        return new Attempts(app.getAppAttempts().size(), preempted);
     }
 
     /** Containers the plugin preempted because a grant shrank (its JMX counter in the ResourceManager). */

@@ -22,9 +22,10 @@ import java.util.Map;
  * The story the sandbox tells, on a clock that starts with the koordlets: online pods are already there; once Batch
  * appears on every node, batch pods go to Kubernetes and a MapReduce job to YARN; the online spike (from
  * {@link LoadFiles#SPIKE_START} to {@link LoadFiles#SPIKE_END} of the scenario) shrinks Batch and YARN containers are
- * preempted; then the work finishes and the summary is drawn. Every second the broker's ledger is sampled.
+ * preempted; then the work finishes and the summary is drawn. Every second the broker's ledger is sampled. With Spark,
+ * a Spark application goes to YARN beside the MapReduce job; closing the scenario stops its spark-submit if it still runs.
  */
-public final class Scenario {
+public final class Scenario implements AutoCloseable {
     /** The scheduler the batch pods name; the sandbox runs it. */
     public static final String K8S_SCHEDULER = "koord-scheduler";
     public static final int ONLINE_PODS_PER_NODE = 3;
@@ -35,6 +36,9 @@ public final class Scenario {
     private final KubernetesClient client;
     private final BrokerView broker;
     private final SandboxYarn yarn;
+    /** Whether a Spark application goes to YARN too. */
+    private final boolean spark;
+    private SparkWatch sparkJob;
     private final Narrator narrator;
     private final List<String> nodes;
     /** The node a real kubelet runs, or null; its pods are the standard ones scaled by {@link #realScale}. */
@@ -60,11 +64,12 @@ public final class Scenario {
     private double yarnPeak;
     private double utilisationPeak;
 
-    public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, Narrator narrator, List<String> nodes, String realNode,
-            double realScale, Duration duration, String policy, int nodeCores, Path work) {
+    public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, boolean spark, Narrator narrator, List<String> nodes,
+            String realNode, double realScale, Duration duration, String policy, int nodeCores, Path work) {
         this.client = client;
         this.broker = broker;
         this.yarn = yarn;
+        this.spark = spark && yarn != null;
         this.narrator = narrator;
         this.nodes = nodes;
         this.realNode = realNode;
@@ -140,7 +145,8 @@ public final class Scenario {
         int podsSubmitted = 0;
         long preemptionsBefore = yarn == null ? 0 : yarn.containersPreempted();
         long lastProgress = 0;
-        long hardEnd = end + Duration.ofSeconds(120).toNanos();
+        // Work preempted in the spike runs again after it; a Spark driver preempted there starts over in a new attempt.
+        long hardEnd = end + Duration.ofSeconds(spark ? 180 : 120).toNanos();
         while (true) {
             long now = System.nanoTime();
             Map<String, BrokerView.Ledger> ledgers = broker.ledgers();
@@ -158,6 +164,14 @@ public final class Scenario {
                     narrator.say("3. " + podsSubmitted + " ordinary pods (1 cpu, 1 GiB" + realBatchPodSize() + ") to the batch namespace, " + podsConverted
                             + " turned into batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) by the ClusterColocationProfile"
                             + " webhook and placed by the k8s-scheduler on the broker's grants; MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
+                    if (spark) {
+                        // One wave of tasks of a fifth of the scenario: running when the spike comes, or soon after the
+                        // executors start; what the spike preempts runs again after it.
+                        long taskMillis = Math.max(10_000, duration.toMillis() / 5);
+                        sparkJob = SparkWatch.submit(yarn, work.resolve("spark"), maps, taskMillis);
+                        narrator.say("   and a Spark application (spark-submit --master yarn --deploy-mode cluster: a word count with a shuffle, "
+                                + maps + " executors of 1 core / 512 MiB, one task of " + taskMillis / 1000 + " s each)");
+                    }
                 } else {
                     narrator.say("3. " + podsSubmitted + " ordinary pods to the batch namespace, " + podsConverted
                             + " turned into batch pods by the ClusterColocationProfile webhook (no YARN in this run)");
@@ -176,16 +190,20 @@ public final class Scenario {
             if (job != null) {
                 job.poll();
             }
+            if (sparkJob != null) {
+                sparkJob.poll();
+            }
             long preempted = yarn == null ? 0 : yarn.containersPreempted() - preemptionsBefore;
             if (now - lastProgress > Duration.ofSeconds(15).toNanos()) {
                 lastProgress = now;
                 narrator.progress(String.format("%ds of %ds; Batch %.1f cores; K8s batch %.1f, YARN %.1f; %d preempted; %d batch pods done%s",
                         Duration.ofNanos(now - clockStartNanos).toSeconds(), duration.toSeconds(), total(ledgers, BrokerView.Ledger::originCpu),
                         total(ledgers, BrokerView.Ledger::kubernetesUsedCpu), total(ledgers, BrokerView.Ledger::yarnUsedCpu), preempted,
-                        batchPods("Succeeded"), job == null ? "" : "; MapReduce " + job.state()));
+                        batchPods("Succeeded"), (job == null ? "" : "; MapReduce " + job.state())
+                                + (sparkJob == null ? "" : "; Spark " + (sparkJob.complete() ? "done" : sparkJob.state()))));
             }
             boolean workDone = batchSeen && batchPods("Succeeded") + batchPods("Failed") + batchPods("Evicted") >= podsSubmitted
-                    && (job == null || job.complete());
+                    && (job == null || job.complete()) && (sparkJob == null || sparkJob.complete());
             if ((now >= end && workDone) || now >= hardEnd) {
                 break;
             }
@@ -202,11 +220,27 @@ public final class Scenario {
             jobOk = job.succeeded();
             jobResult = job.id() + " " + (jobOk ? "SUCCEEDED" : "FAILED");
         }
-        narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : ""));
+        String sparkResult;
+        if (sparkJob == null) {
+            sparkResult = yarn == null ? "none (--no-yarn)" : !spark ? "none (--no-spark)" : "not submitted (Batch never appeared on every node)";
+        } else {
+            sparkJob.poll();
+            sparkResult = sparkJob.complete() ? sparkJob.state() : sparkJob.id() + " still running at the end (" + sparkJob.state() + ")";
+        }
+        narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : "")
+                + (sparkJob != null && sparkJob.complete() ? "; the Spark application " + (sparkJob.succeeded() ? "succeeded" : "failed") : ""));
         return new Summary(policy, nodes.size(), samples == 0 ? 0 : nodeUsageSum / samples, nodeUsagePeak, samples == 0 ? 0 : batchSum / samples,
                 Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
                 preempted, batchPods("Evicted"), batchPods("Succeeded"), batchPods("Failed"), podsSubmitted, podsConverted, jobResult, jobOk,
-                "", "");
+                sparkResult, sparkJob != null && sparkJob.complete() && sparkJob.succeeded(), "", "");
+    }
+
+    /** Stops the Spark application's spark-submit if it still runs (the scenario ended or was interrupted first). */
+    @Override
+    public void close() {
+        if (sparkJob != null) {
+            sparkJob.stop();
+        }
     }
 
     /** Each submitted batch pod's phase now; one that is gone before it succeeded was evicted. */

@@ -1,0 +1,26 @@
+package io.colocation.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What a sandbox run must show, one sentence per broken invariant. */
+class InvariantsTest {
+    private static Summary run(String sparkJob, boolean sparkSucceeded) {
+        return new Summary("partitioned", 2, 7.0, 13.5, 7.0, 0.7, 3.1, 5.0, 76, 0, 328, 4, 0, 4, 0, 4, 4, "job_1_0001 SUCCEEDED", true,
+                sparkJob, sparkSucceeded, "", "");
+    }
+
+    @Test
+    void aGoodRunBreaksNothing() {
+        assertEquals(List.of(), Invariants.check(run("application_1_0002 SUCCEEDED in 127 s", true)));
+        assertEquals(List.of(), Invariants.check(run("none (--no-spark)", false)), "a run without Spark is not judged on it");
+    }
+
+    @Test
+    void aSparkApplicationThatDidNotSucceedIsNamed() {
+        assertEquals(List.of("the Spark application did not succeed: application_1_0002 FAILED (spark-submit exit 1)"),
+                Invariants.check(run("application_1_0002 FAILED (spark-submit exit 1)", false)));
+    }
+}
