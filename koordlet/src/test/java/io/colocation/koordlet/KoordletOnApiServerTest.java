@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.broker.calculation.NodeCalculation;
+import io.colocation.broker.calculation.NodeMetricInputs;
 import io.colocation.koordlet.cli.KoordletCommand;
 import io.colocation.koordlet.config.KoordletConfig;
+import io.colocation.model.config.ColocationConfigParser;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.testsupport.Await;
 import io.colocation.localclusters.kube.ColocationObjects;
@@ -36,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The koordlet against a real API server, on a simulated host with a constant load: the NodeMetric status it
- * writes carries the figures it collected (YARN as the {@code hadoop-yarn} host application, not as system usage: the
- * broker's NodeMetricInputsTest reads the same fields into Batch), and a changed {@code reportIntervalSeconds} takes effect.
+ * writes carries the figures it collected, a changed {@code reportIntervalSeconds} takes effect, and the
+ * broker's calculation turns the report into Batch with YARN not counted as system usage.
  */
 @ExtendWith(KubeApiServerExtension.class)
 class KoordletOnApiServerTest {
@@ -135,6 +138,15 @@ class KoordletOnApiServerTest {
         assertEquals(2 * GI, Quantity.getAmountInBytes(yarn.usage().resources().get("memory")).longValueExact());
         assertEquals("2s", s.nodeMetric().aggregatedNodeUsages().get(0).duration());
         assertNotNull(s.nodeMetric().aggregatedNodeUsages().get(0).usage().get("p99"));
+
+        // The broker's own calculation on the objects as the API server has them.
+        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
+        NodeCalculation.Outcome outcome = NodeCalculation.calculate(ColocationConfigParser.parse("{\"enable\":true}", "test"),
+                client.nodes().withName(NODE).get(), client.pods().inNamespace(NS).list().getItems(),
+                NodeCalculation.Metric.of(NodeMetricInputs.read(nm)), Instant.now());
+        // 8 cores − 40 % safety margin (3.2) − system 0.5 − prod usage 2 = 2.3; YARN's 1 core is not subtracted.
+        assertEquals(2300L, outcome.reclaim().allocatable().get("kubernetes.io/batch-cpu"), String.join("\n", outcome.explain()));
+        assertEquals(32 * GI - 32 * GI * 35 / 100 - GI - 4 * GI, outcome.reclaim().allocatable().get("kubernetes.io/batch-memory"));
 
         HttpResponse<String> status = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                 + koordlet.statusAddress().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
