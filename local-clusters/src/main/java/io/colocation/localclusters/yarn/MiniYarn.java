@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
@@ -27,7 +28,10 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,6 +106,24 @@ public final class MiniYarn implements Closeable {
         }
         throw new IllegalStateException("no ResourceManager became active within " + timeout.toSeconds()
                 + " s after rm" + old + " stopped");
+    }
+
+    /**
+     * The application's running containers other than its ApplicationMaster (its tasks, a Spark application's
+     * executors), as the active ResourceManager's scheduler holds them: on {@code node}, or on every node when null.
+     */
+    public List<RMContainer> runningTaskContainers(ApplicationId app, NodeId node) {
+        ResourceScheduler scheduler = resourceManager().getResourceScheduler();
+        List<RMContainer> running = new ArrayList<>();
+        for (NodeId id : resourceManager().getRMContext().getRMNodes().keySet()) {
+            SchedulerNode sn = node == null || node.equals(id) ? scheduler.getSchedulerNode(id) : null;
+            if (sn != null) {
+                sn.getCopiedListOfRunningContainers().stream()
+                        .filter(c -> c.getApplicationAttemptId().getApplicationId().equals(app) && !c.isAMContainer())
+                        .forEach(running::add);
+            }
+        }
+        return running;
     }
 
     /** A started client; the caller closes it. */

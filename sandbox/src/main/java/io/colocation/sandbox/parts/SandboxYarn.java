@@ -20,9 +20,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
-import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptImpl;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManagerImpl;
 
 /**
@@ -99,17 +97,8 @@ public final class SandboxYarn implements AutoCloseable {
 
     /** The application's running containers other than its ApplicationMaster (a Spark application's executors), by id. */
     public Set<String> runningExecutors(String applicationId) {
-        ApplicationId app = ApplicationId.fromString(applicationId);
-        var scheduler = yarn.resourceManager().getResourceScheduler();
         Set<String> ids = new HashSet<>();
-        for (NodeId node : yarn.resourceManager().getRMContext().getRMNodes().keySet()) {
-            SchedulerNode sn = scheduler.getSchedulerNode(node);
-            if (sn != null) {
-                sn.getCopiedListOfRunningContainers().stream()
-                        .filter(c -> c.getApplicationAttemptId().getApplicationId().equals(app) && !c.isAMContainer())
-                        .forEach(c -> ids.add(c.getContainerId().toString()));
-            }
-        }
+        yarn.runningTaskContainers(ApplicationId.fromString(applicationId), null).forEach(c -> ids.add(c.getContainerId().toString()));
         return ids;
     }
 

@@ -5,7 +5,6 @@ import io.colocation.sandbox.parts.SandboxYarn;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,6 +19,8 @@ final class SparkWatch {
     private final SandboxYarn yarn;
     private final Path work;
     private final long startNanos;
+    /** The application id once spark-submit printed it (its log is not read again after). */
+    private String applicationId;
     private Set<String> running = Set.of();
     private int peakExecutors;
     private int executorsLost;
@@ -50,9 +51,11 @@ final class SparkWatch {
         if (exitStatus != null) {
             return;
         }
-        Optional<String> app = submission.applicationId();
-        if (app.isPresent()) {
-            Set<String> now = yarn.runningExecutors(app.get());
+        if (applicationId == null) {
+            applicationId = submission.applicationId().orElse(null);
+        }
+        if (applicationId != null) {
+            Set<String> now = yarn.runningExecutors(applicationId);
             if (SparkOnYarn.result(work).isEmpty()) {
                 Set<String> gone = new HashSet<>(running);
                 gone.removeAll(now);
@@ -60,7 +63,7 @@ final class SparkWatch {
             }
             running = now;
             peakExecutors = Math.max(peakExecutors, now.size());
-            attempts = yarn.attempts(app.get());
+            attempts = yarn.attempts(applicationId);
         }
         if (!submission.process().isAlive()) {
             exitStatus = submission.process().exitValue();
@@ -86,7 +89,7 @@ final class SparkWatch {
     }
 
     String id() {
-        return submission.applicationId().orElse("(no application id yet)");
+        return applicationId != null ? applicationId : submission.applicationId().orElse("(no application id yet)");
     }
 
     int executorsLost() {

@@ -142,7 +142,7 @@ final class SparkOnYarnCluster implements AutoCloseable {
     /** The application's executors on a node whose log says they were given a task (the executor registered and works). */
     private int executorsRunningTasks(ApplicationId app, NodeId node) {
         int n = 0;
-        for (RMContainer c : executors(app, node)) {
+        for (RMContainer c : yarn.runningTaskContainers(app, node)) {
             for (int i = 0; i < NODE_MANAGERS; i++) {
                 for (String dir : yarn.cluster().getNodeManager(i).getConfig().getTrimmedStrings("yarn.nodemanager.log-dirs")) {
                     Path stderr = Path.of(dir, app.toString(), c.getContainerId().toString(), "stderr");
@@ -159,25 +159,9 @@ final class SparkOnYarnCluster implements AutoCloseable {
         return n;
     }
 
-    /** Running non-AM containers of the application, on one node or on all. */
+    /** Running non-AM containers of the application, on one node or on all (null). */
     private int countExecutors(ApplicationId app, NodeId node) {
-        int n = 0;
-        for (NodeId id : yarn.resourceManager().getRMContext().getRMNodes().keySet()) {
-            if (node == null || node.equals(id)) {
-                n += executors(app, id).size();
-            }
-        }
-        return n;
-    }
-
-    /** The application's running non-AM containers on one node. */
-    private List<RMContainer> executors(ApplicationId app, NodeId node) {
-        SchedulerNode sn = yarn.resourceManager().getResourceScheduler().getSchedulerNode(node);
-        if (sn == null) {
-            return List.of();
-        }
-        return sn.getCopiedListOfRunningContainers().stream()
-                .filter(c -> c.getApplicationAttemptId().getApplicationId().equals(app) && !c.isAMContainer()).toList();
+        return yarn.runningTaskContainers(app, node).size();
     }
 
     @Override
