@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Everything a real Kubernetes node on this host needs (local-clusters' KubeletNode): kubelet v1.20.2 built from the
 # same Debian source tree and cache as kube-apiserver (dev/install-kube-apiserver.sh --with-kubelet), containerd, runc,
-# the CNI plugins and umoci from Debian's packages, and the node image colocation.local/node-base:2, packed with umoci
+# the CNI plugins and umoci from Debian's packages, and the node image colocation.local/node-base:3, packed with umoci
 # from files of this host (no registry): a static pause and the test workload local-clusters/node-image/burner.c
 # compiled here, Debian's static busybox as /bin/sh and the usual commands, and a Java 17 runtime at /opt/java made by
-# jlink from this host's JDK (java.se and the jdk modules Hadoop and Spark use; about 50 MB) with the shared libraries
+# jlink from this host's JDK (java.se and the jdk modules Hadoop and Spark use, Spark 4 asking for jdk.incubator.vector; about 50 MB) with the shared libraries
 # it loads. The image is cached under ~/.cache/colocation/node-image/<hash of its inputs> and rebuilt only when they
 # (the sources, this script, the JDK's release) change. A second run takes seconds.
 #
@@ -42,18 +42,18 @@ src=local-clusters/node-image
 hash=$(cat "$src"/*.c "$self" "$JDK/release" | sha256sum | cut -c1-16)
 image_dir=$CACHE/node-image/$hash
 if [ ! -f "$image_dir/node-base.tar" ]; then
-  log "building the node image colocation.local/node-base:2 ($hash)"
+  log "building the node image colocation.local/node-base:3 ($hash)"
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   gcc -static -O2 -Wall -o "$work/pause" "$src/pause.c"
   gcc -static -O1 -Wall -pthread -o "$work/burner" "$src/burner.c"
   (cd "$work" && apt-get download busybox-static >/dev/null 2>&1) || { log "apt-get download busybox-static failed"; exit 1; }
   dpkg-deb -x "$work"/busybox-static_*.deb "$work/busybox"
-  "$JDK/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,jdk.management,jdk.security.auth,jdk.security.jgss,jdk.naming.dns \
+  "$JDK/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,jdk.management,jdk.security.auth,jdk.security.jgss,jdk.naming.dns,jdk.incubator.vector \
     --strip-debug --no-man-pages --no-header-files --compress=2 --output "$work/java"
   umoci init --layout "$work/oci"
-  umoci new --image "$work/oci:2"
-  umoci unpack --image "$work/oci:2" "$work/bundle" >/dev/null
+  umoci new --image "$work/oci:3"
+  umoci unpack --image "$work/oci:3" "$work/bundle" >/dev/null
   root=$work/bundle/rootfs
   mkdir -p "$root/bin" "$root/opt" "$root/etc" "$root/root" "$root/tmp"
   chmod 1777 "$root/tmp"
@@ -70,10 +70,17 @@ if [ ! -f "$image_dir/node-base.tar" ]; then
       mkdir -p "$root$(dirname "$lib")"
       cp -L "$lib" "$root$lib"
     done
+  # and the C/C++ runtime the native codecs of Spark's executors link (zstd-jni: libpthread; snappy-java: libm;
+  # others libstdc++), which a plain JVM does not load
+  for lib in libpthread.so.0 libm.so.6 libdl.so.2 librt.so.1 libstdc++.so.6 libgcc_s.so.1; do
+    path=$(readlink -f "/lib/x86_64-linux-gnu/$lib")
+    mkdir -p "$root/lib/x86_64-linux-gnu"
+    cp -L "$path" "$root/lib/x86_64-linux-gnu/$lib"
+  done
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' > "$root/etc/passwd"
   printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
-  umoci repack --image "$work/oci:2" "$work/bundle"
-  umoci config --image "$work/oci:2" --config.entrypoint /pause --config.env PATH=/opt/java/bin:/bin --config.env JAVA_HOME=/opt/java
+  umoci repack --image "$work/oci:3" "$work/bundle"
+  umoci config --image "$work/oci:3" --config.entrypoint /pause --config.env PATH=/opt/java/bin:/bin --config.env JAVA_HOME=/opt/java
   mkdir -p "$image_dir"
   tar -C "$work/oci" -cf "$image_dir/node-base.tar.tmp" .
   mv "$image_dir/node-base.tar.tmp" "$image_dir/node-base.tar"

@@ -38,7 +38,15 @@ public final class Invariants {
             }
         }
         if (!s.sparkJob().startsWith("none") && !s.sparkSucceeded()) {
-            broken.add("the Spark application did not succeed: " + s.sparkJob());
+            broken.add("the Spark application on YARN did not succeed: " + s.sparkJob());
+        }
+        if (!s.sparkKubernetesJob().startsWith("none")) {
+            if (!s.sparkKubernetesSucceeded()) {
+                broken.add("the Spark application on Kubernetes did not succeed: " + s.sparkKubernetesJob());
+            }
+            if (s.sparkExecutorsEvicted() < 1) {
+                broken.add("no Spark executor pod was evicted in the spike");
+            }
         }
         return broken;
     }

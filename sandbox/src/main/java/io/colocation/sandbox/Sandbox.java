@@ -8,6 +8,7 @@ import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.NodeSimulator;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.sandbox.parts.SandboxYarn;
+import io.colocation.localclusters.spark.SparkOnKubernetes;
 import io.colocation.localclusters.spark.SparkOnYarn;
 import io.colocation.sandbox.scenario.BrokerView;
 import io.colocation.sandbox.scenario.LoadFiles;
@@ -58,7 +59,7 @@ public final class Sandbox implements AutoCloseable {
         Path launcher = home.resolve("bin/colocation");
         Path logs = Files.createDirectories(work.resolve("logs"));
         narrator.say("colocation sandbox: " + options.nodes() + (options.nodes() == 1 ? " node" : " nodes") + ", a " + options.duration().toSeconds() + " s scenario, policy "
-                + options.policy() + (options.yarn() ? (options.spark() ? "" : ", without Spark") : ", without YARN") + "; work directory " + work);
+                + options.policy() + (options.yarn() ? "" : ", without YARN") + (options.spark() ? "" : ", without Spark") + "; work directory " + work);
         try {
             LocalZooKeeper zk = new LocalZooKeeper();
             parts.push(zk);
@@ -98,6 +99,14 @@ public final class Sandbox implements AutoCloseable {
                 double cores = client.nodes().withName(realNode.name()).get().getStatus().getCapacity().get("cpu").getNumericalAmount()
                         .doubleValue();
                 realScale = cores / NODE_CORES;
+                if (options.spark()) {
+                    System.setProperty(SparkOnKubernetes.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/spark-kubernetes").toString());
+                    try {
+                        SparkOnKubernetes.directory();
+                    } catch (IllegalStateException e) {
+                        throw new PartFailedException("Spark on Kubernetes", e.getMessage() + "\n(colocation sandbox --no-spark runs without it)", null);
+                    }
+                }
                 narrator.say(String.format("%s is a real node: kubelet v1.20.2 and containerd on this host run its pods; with %.0f cores"
                         + " it gets the standard node's pods and load curve scaled by %.3f", realNode.name(), cores, realScale));
             }
@@ -124,7 +133,7 @@ public final class Sandbox implements AutoCloseable {
             List<SandboxYarn.NodeManager> nodeManagers = List.of();
             if (options.yarn()) {
                 System.setProperty(io.colocation.localclusters.yarn.MapReduceClasspath.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/mapreduce").toString());
-                if (options.spark()) {
+                if (options.sparkOnYarn()) {
                     System.setProperty(SparkOnYarn.DIRECTORY_PROPERTY, home.resolve("lib/sandbox/spark").toString());
                     try {
                         SparkOnYarn.directory();
@@ -164,7 +173,7 @@ public final class Sandbox implements AutoCloseable {
             narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes; its webhook converts the batch"
                     + " namespace's pods by conf/" + ClusterSetup.PROFILE);
 
-            Scenario scenario = new Scenario(client, broker, yarn, options.spark(), narrator, nodes, realNode == null ? null : realNode.name(),
+            Scenario scenario = new Scenario(client, broker, yarn, options.spark(), narrator, nodes, realNode, api.kubeconfig(),
                     realScale, options.duration(), options.policy(), NODE_CORES, work);
             parts.push(scenario);
             scenario.createOnlinePods();
@@ -179,6 +188,10 @@ public final class Sandbox implements AutoCloseable {
                         // the NodeManagers run in this JVM, as whoever runs the sandbox
                         "-Dkoordlet.yarn.nodeManagerUsers=" + System.getProperty("user.name"),
                         "-Dkoordlet.qos.enforceOnSimulatedLoad=" + (i == 0 && host.tier() != null)));
+                if (i == 0 && realNode != null) {
+                    // the real node's koordlet evicts BE pods starved of CPU in the spike (ClusterSetup's thresholds)
+                    opts.add("-Dkoordlet.qos.featureGates=BECPUEvict=true");
+                }
                 parts.push(ChildProcess.start("koordlet " + node, launcher, List.of("koordlet", conf.resolve("koordlet.yml").toString()), opts,
                         Map.of("NODE_NAME", node), logs.resolve("koordlet-" + node + ".log"), Duration.ofSeconds(60), () -> reported(client, node)));
             }
@@ -282,7 +295,8 @@ public final class Sandbox implements AutoCloseable {
             }
         }
         if (keepWork) {
-            narrator.say("logs kept in " + work.resolve("logs") + " (the Spark application's in " + work.resolve("spark") + ")");
+            narrator.say("logs kept in " + work.resolve("logs") + " (the Spark applications' in " + work.resolve("spark") + " and "
+                    + work.resolve("spark-kubernetes") + ")");
             return;
         }
         try (var walk = Files.walk(work)) {

@@ -10,6 +10,7 @@ import java.util.List;
  * {@code colocation sandbox [--nodes N] [--duration D] [--policy partitioned|shared] [--no-yarn] [--no-spark] [--no-real-node]
  * [--keep-running] [--summary-json FILE]}.
  *
+ * @param spark       whether Spark applications run: on YARN (with YARN) and on Kubernetes (with a real node)
  * @param realNode    whether the first node is a real kubelet on this host when the host allows it
  * @param summaryJson where the summary is also written as JSON (for scripts and the sandbox's own test), or null
  */
@@ -34,12 +35,18 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
               --duration D       the scenario's length, a Go duration of 90s or more (default 2m30s)
               --policy P         the broker's arbitration policy: partitioned (default) or shared
               --no-yarn          without YARN: Batch goes to Kubernetes batch pods only
-              --no-spark         YARN runs the MapReduce job only, no Spark application beside it
+              --no-spark         no Spark application: neither on YARN beside the MapReduce job nor on Kubernetes
+                                 (executor pods on the real node)
               --no-real-node     every node simulated, even where this host could run a real kubelet (root,
                                  writable cgroups, dev/install-kubelet-node.sh run)
               --keep-running     stay up after the summary, for exploring, until Ctrl-C
               --summary-json F   also write the summary to F as JSON
             """;
+
+    /** Whether a Spark application goes to YARN. */
+    public boolean sparkOnYarn() {
+        return spark && yarn;
+    }
 
     public static SandboxOptions parse(List<String> args) throws InvalidInputException {
         int nodes = DEFAULT_NODES;
@@ -84,7 +91,7 @@ public record SandboxOptions(int nodes, Duration duration, String policy, boolea
                 default -> throw new InvalidInputException("unknown option '" + a + "'");
             }
         }
-        return new SandboxOptions(nodes, duration, policy, yarn, spark && yarn, realNode, keep, summary);
+        return new SandboxOptions(nodes, duration, policy, yarn, spark, realNode, keep, summary);
     }
 
     private static String value(List<String> args, int i, String option) throws InvalidInputException {

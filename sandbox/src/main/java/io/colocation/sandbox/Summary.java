@@ -14,6 +14,10 @@ import java.nio.file.Path;
  * @param batchPodsConverted batch pods the ClusterColocationProfile webhook converted (all submitted, or the webhook failed)
  * @param sparkJob          the Spark application on YARN: outcome, executors, what was lost, run time; or why there was none
  * @param sparkSucceeded    it finished with every count right and no task failure counted against it
+ * @param sparkKubernetesJob the Spark application on Kubernetes (executor pods on the real node): outcome, executors,
+ *                          what was evicted or lost, run time; or why there was none
+ * @param sparkKubernetesSucceeded it finished with every count right and no task failure counted against it
+ * @param sparkExecutorsEvicted executor pods of it the real node's koordlet evicted
  * @param realNode          what the real node (a kubelet on this host) ran, or why every node was simulated
  * @param hostCgroups       what the first node's koordlet did on this host's cgroups, or why nothing
  */
@@ -21,7 +25,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
         double batchCoresAtSpike, double kubernetesUsedCoresPeak, double yarnUsedCoresPeak, double peakUtilisationPercent,
         long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsFailed,
         int batchPodsSubmitted, int batchPodsConverted, String mapReduceJob, boolean mapReduceSucceeded, String sparkJob,
-        boolean sparkSucceeded, String realNode, String hostCgroups) {
+        boolean sparkSucceeded, String sparkKubernetesJob, boolean sparkKubernetesSucceeded, int sparkExecutorsEvicted, String realNode, String hostCgroups) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -42,6 +46,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                         + " (submitted as ordinary pods)"),
                 row("MapReduce job", mapReduceJob),
                 row("Spark on YARN", sparkJob),
+                row("Spark on Kubernetes", sparkKubernetesJob),
                 row("real node", realNode),
                 row("this host's cgroups", hostCgroups));
     }
@@ -51,7 +56,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
         return new Summary(policy, nodes, nodeUsageCoresAvg, nodeUsageCoresPeak, batchCoresAvg, batchCoresAtSpike,
                 kubernetesUsedCoresPeak, yarnUsedCoresPeak, peakUtilisationPercent, overcommitSamples, samples, preemptions, evictions,
                 batchPodsCompleted, batchPodsFailed, batchPodsSubmitted, batchPodsConverted, mapReduceJob, mapReduceSucceeded, sparkJob,
-                sparkSucceeded, realNodeText, hostCgroupsText);
+                sparkSucceeded, sparkKubernetesJob, sparkKubernetesSucceeded, sparkExecutorsEvicted, realNodeText, hostCgroupsText);
     }
 
     private static String row(String what, String value) {

@@ -8,19 +8,27 @@ import org.junit.jupiter.api.Test;
 /** What a sandbox run must show, one sentence per broken invariant. */
 class InvariantsTest {
     private static Summary run(String sparkJob, boolean sparkSucceeded) {
+        return run(sparkJob, sparkSucceeded, "none (--no-spark)", false);
+    }
+
+    private static Summary run(String sparkJob, boolean sparkSucceeded, String sparkKubernetesJob, boolean sparkKubernetesSucceeded) {
         return new Summary("partitioned", 2, 7.0, 13.5, 7.0, 0.7, 3.1, 5.0, 76, 0, 328, 4, 0, 4, 0, 4, 4, "job_1_0001 SUCCEEDED", true,
-                sparkJob, sparkSucceeded, "", "");
+                sparkJob, sparkSucceeded, sparkKubernetesJob, sparkKubernetesSucceeded, sparkKubernetesJob.startsWith("SUCCEEDED") ? 1 : 0, "", "");
     }
 
     @Test
     void aGoodRunBreaksNothing() {
         assertEquals(List.of(), Invariants.check(run("application_1_0002 SUCCEEDED in 127 s", true)));
         assertEquals(List.of(), Invariants.check(run("none (--no-spark)", false)), "a run without Spark is not judged on it");
+        assertEquals(List.of(), Invariants.check(run("none (--no-spark)", false, "SUCCEEDED in 95 s", true)));
     }
 
     @Test
     void aSparkApplicationThatDidNotSucceedIsNamed() {
-        assertEquals(List.of("the Spark application did not succeed: application_1_0002 FAILED (spark-submit exit 1)"),
+        assertEquals(List.of("the Spark application on YARN did not succeed: application_1_0002 FAILED (spark-submit exit 1)"),
                 Invariants.check(run("application_1_0002 FAILED (spark-submit exit 1)", false)));
+        assertEquals(List.of("the Spark application on Kubernetes did not succeed: FAILED (spark-submit exit 1)",
+                        "no Spark executor pod was evicted in the spike"),
+                Invariants.check(run("application_1_0002 SUCCEEDED in 127 s", true, "FAILED (spark-submit exit 1)", false)));
     }
 }

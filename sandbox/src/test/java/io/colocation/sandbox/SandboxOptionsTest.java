@@ -9,17 +9,21 @@ import io.colocation.api.InvalidInputException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The sandbox's command line: Spark rides on YARN, and bad values are named. */
+/** The sandbox's command line: Spark on YARN rides on YARN, Spark on Kubernetes does not, and bad values are named. */
 class SandboxOptionsTest {
     @Test
     void sparkRunsWithYarnUnlessLeftOut() throws Exception {
         SandboxOptions defaults = SandboxOptions.parse(List.of());
         assertTrue(defaults.yarn());
         assertTrue(defaults.spark());
-        assertFalse(SandboxOptions.parse(List.of("--no-spark")).spark());
-        assertTrue(SandboxOptions.parse(List.of("--no-spark")).yarn(), "--no-spark keeps YARN and its MapReduce job");
+        assertTrue(defaults.sparkOnYarn());
+        SandboxOptions noSpark = SandboxOptions.parse(List.of("--no-spark"));
+        assertFalse(noSpark.spark());
+        assertFalse(noSpark.sparkOnYarn());
+        assertTrue(noSpark.yarn(), "--no-spark keeps YARN and its MapReduce job");
         SandboxOptions noYarn = SandboxOptions.parse(List.of("--no-yarn"));
-        assertFalse(noYarn.spark(), "no YARN, no Spark on it");
+        assertFalse(noYarn.sparkOnYarn(), "no YARN, no Spark on it");
+        assertTrue(noYarn.spark(), "Spark on Kubernetes needs no YARN");
     }
 
     @Test

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * containerd runs with {@code restrict_oom_score_adj} (containers get at least its own score).
  */
 public final class KubeletNode implements Closeable {
-    public static final String IMAGE = "colocation.local/node-base:2";
+    public static final String IMAGE = "colocation.local/node-base:3";
     private static final Logger LOG = LoggerFactory.getLogger(KubeletNode.class);
     private static final Path CGROUP = Path.of("/sys/fs/cgroup");
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
@@ -43,6 +43,8 @@ public final class KubeletNode implements Closeable {
     private final KubernetesClient client;
     private final String bridge;
     private final Path socket;
+    /** The third octet of the node's pod subnet, 10.245.N.0/24. */
+    private final int subnet;
     private final List<Process> processes = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::removeEverything, "kubelet-node-shutdown");
 
@@ -52,6 +54,7 @@ public final class KubeletNode implements Closeable {
         this.client = client;
         this.bridge = "coloc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         this.socket = workDir.resolve("containerd/containerd.sock");
+        this.subnet = ThreadLocalRandom.current().nextInt(0, 256);
     }
 
     /** Why this host cannot run a real node (empty: it can). */
@@ -107,16 +110,23 @@ public final class KubeletNode implements Closeable {
         return nodeName;
     }
 
+    /**
+     * This host's address on the pods' network (the bridge's gateway address, there once a pod ran): where a pod reaches
+     * a server on the host, a Spark driver say. Pods have no default route, so the host's other addresses are not.
+     */
+    public String podNetworkGateway() {
+        return "10.245." + subnet + ".1";
+    }
+
     private void launch(KubeApiServer api, Path bin) throws IOException {
         for (String dir : List.of("containerd/root", "containerd/state", "cni/conf", "cni/ipam", "kubelet/root", "kubelet/pki")) {
             Files.createDirectories(workDir.resolve(dir));
         }
-        int octet = ThreadLocalRandom.current().nextInt(0, 256);
         Files.writeString(workDir.resolve("cni/conf/10-colocation.conflist"), """
                 {"cniVersion": "0.4.0", "name": "colocation-node", "plugins": [
                   {"type": "bridge", "bridge": "%s", "isGateway": true, "ipMasq": false,
                    "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.245.%d.0/24"}]], "dataDir": "%s"}}]}
-                """.formatted(bridge, octet, workDir.resolve("cni/ipam")));
+                """.formatted(bridge, subnet, workDir.resolve("cni/ipam")));
         Path config = workDir.resolve("containerd/config.toml");
         Files.writeString(config, """
                 version = 2

@@ -3,6 +3,7 @@ package io.colocation.sandbox.parts;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.localclusters.kube.ColocationObjects;
+import io.colocation.model.config.SloConfigKey;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,7 +13,10 @@ import java.util.Map;
  * What a cluster admin applies before the parts start: the CRDs and priority classes from {@code conf/kubernetes/},
  * the namespaces the scenario uses, and the slo-controller-config with colocation on. The sandbox's one change to
  * Koordinator's defaults: metrics are aggregated over 10 s and reported every 5 s (instead of 300 s and 60 s), so a
- * load change reaches Batch within seconds of compressed time.
+ * load change reaches Batch within seconds of compressed time. Its resource-threshold-config turns the BE strategies on
+ * (Koordinator ships them off) with BECPUEvict's shipped satisfaction thresholds (60 % / 80 %, conf/kubernetes), judged
+ * over a 10 s window instead of 300 s and against the node's {@code batch-cpu} allocatable ({@code evictByAllocatable},
+ * Koordinator's alternative to the BE cgroup's real limit): what the spike takes from BE on the real node is its Batch.
  */
 public final class ClusterSetup {
     public static final String ONLINE_NAMESPACE = "online";
@@ -24,18 +28,23 @@ public final class ClusterSetup {
              "metricAggregatePolicy": {"durations": ["1m", "2m", "5m"]}, "cpuReclaimThresholdPercent": 65,
              "memoryReclaimThresholdPercent": 65, "memoryCalculatePolicy": "usage", "degradeTimeMinutes": 15,
              "updateTimeThresholdSeconds": 300, "resourceDiffThreshold": 0.1}""";
+    static final String SANDBOX_THRESHOLDS = """
+            {"clusterStrategy": {"enable": true, "cpuEvictBESatisfactionLowerPercent": 60, "cpuEvictBESatisfactionUpperPercent": 80,
+             "cpuEvictTimeWindowSeconds": 10, "cpuEvictPolicy": "evictByAllocatable"}}""";
 
     private ClusterSetup() {
     }
 
     /** The example profile the batch namespace's pods are converted by. */
     public static final String PROFILE = "examples/colocation-profile-batch.yaml";
+    /** The example profile Spark's executor pods are converted by. */
+    public static final String SPARK_PROFILE = "examples/colocation-profile-spark.yaml";
     /** The label the example profile selects pods (and namespaces) by. */
     public static final String ENABLE_COLOCATION = "koordinator.sh/enable-colocation";
 
     public static void apply(KubernetesClient client, Path confDir) throws PartFailedException {
         ColocationObjects.installAdminObjects(client, confDir, List.of(ONLINE_NAMESPACE, BATCH_NAMESPACE, YARN_NAMESPACE,
-                "koordinator-system"), Map.of(KoordinatorKeys.COLOCATION_CONFIG_KEY, SANDBOX_COLOCATION));
+                "koordinator-system"), Map.of(KoordinatorKeys.COLOCATION_CONFIG_KEY, SANDBOX_COLOCATION, SloConfigKey.RESOURCE_THRESHOLD.key(), SANDBOX_THRESHOLDS));
     }
 
     /**
@@ -51,9 +60,11 @@ public final class ClusterSetup {
                 ns.getMetadata().getLabels().put("colocation.io/profile-admission", "required");
                 return ns;
             });
-            try (var in = java.nio.file.Files.newInputStream(confDir.resolve(PROFILE))) {
-                for (var item : client.load(in).items()) {
-                    client.resource(item).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+            for (String profile : List.of(PROFILE, SPARK_PROFILE)) {
+                try (var in = java.nio.file.Files.newInputStream(confDir.resolve(profile))) {
+                    for (var item : client.load(in).items()) {
+                        client.resource(item).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+                    }
                 }
             }
             try (var in = java.nio.file.Files.newInputStream(confDir.resolve("kubernetes/webhook.yaml"))) {
@@ -66,7 +77,8 @@ public final class ClusterSetup {
                 }
             }
         } catch (Exception e) {
-            throw new PartFailedException("ClusterColocationProfile webhook (conf/" + PROFILE + ", conf/kubernetes/webhook.yaml)",
+            throw new PartFailedException("ClusterColocationProfile webhook (conf/" + PROFILE + ", conf/" + SPARK_PROFILE
+                    + ", conf/kubernetes/webhook.yaml)",
                     String.valueOf(e.getMessage()), null);
         }
     }

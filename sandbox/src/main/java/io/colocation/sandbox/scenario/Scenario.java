@@ -23,7 +23,8 @@ import java.util.Map;
  * appears on every node, batch pods go to Kubernetes and a MapReduce job to YARN; the online spike (from
  * {@link LoadFiles#SPIKE_START} to {@link LoadFiles#SPIKE_END} of the scenario) shrinks Batch and YARN containers are
  * preempted; then the work finishes and the summary is drawn. Every second the broker's ledger is sampled. With Spark,
- * a Spark application goes to YARN beside the MapReduce job; closing the scenario stops its spark-submit if it still runs.
+ * a Spark application goes to YARN beside the MapReduce job, and with a real node another runs on Kubernetes, its
+ * executor pods on that node; closing the scenario stops their spark-submit if they still run.
  */
 public final class Scenario implements AutoCloseable {
     /** The scheduler the batch pods name; the sandbox runs it. */
@@ -39,6 +40,10 @@ public final class Scenario implements AutoCloseable {
     /** Whether a Spark application goes to YARN too. */
     private final boolean spark;
     private SparkWatch sparkJob;
+    private SparkKubernetesWatch sparkKubernetesJob;
+    /** The real node's kubelet, or null. */
+    private final KubeletNode realKubelet;
+    private final Path kubeconfig;
     private final Narrator narrator;
     private final List<String> nodes;
     /** The node a real kubelet runs, or null; its pods are the standard ones scaled by {@link #realScale}. */
@@ -65,14 +70,16 @@ public final class Scenario implements AutoCloseable {
     private double utilisationPeak;
 
     public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, boolean spark, Narrator narrator, List<String> nodes,
-            String realNode, double realScale, Duration duration, String policy, int nodeCores, Path work) {
+            KubeletNode realNode, Path kubeconfig, double realScale, Duration duration, String policy, int nodeCores, Path work) {
         this.client = client;
         this.broker = broker;
         this.yarn = yarn;
-        this.spark = spark && yarn != null;
+        this.spark = spark;
         this.narrator = narrator;
         this.nodes = nodes;
-        this.realNode = realNode;
+        this.realKubelet = realNode;
+        this.realNode = realNode == null ? null : realNode.name();
+        this.kubeconfig = kubeconfig;
         this.realScale = realScale;
         this.duration = duration;
         this.policy = policy;
@@ -176,6 +183,16 @@ public final class Scenario implements AutoCloseable {
                     narrator.say("3. " + podsSubmitted + " ordinary pods to the batch namespace, " + podsConverted
                             + " turned into batch pods by the ClusterColocationProfile webhook (no YARN in this run)");
                 }
+                if (spark && realKubelet != null) {
+                    // Two executors, two waves of tasks of a fifth of the scenario: running when the spike comes.
+                    long taskMillis = Math.max(10_000, duration.toMillis() / 5);
+                    Quantity cpu = milliCores(1000 * realScale);
+                    sparkKubernetesJob = SparkKubernetesWatch.submit(client, realKubelet, kubeconfig, ClusterSetup.BATCH_NAMESPACE,
+                            work.resolve("spark-kubernetes"), 2, cpu.toString(), 4, taskMillis);
+                    narrator.say("   and on Kubernetes a Spark driver (spark-submit --master k8s://… --deploy-mode client) whose 2 executor pods ("
+                            + cpu + ", 640Mi; spark-role=executor) conf/" + ClusterSetup.SPARK_PROFILE + " turns into batch pods on " + realNode
+                            + ": 4 tasks of " + taskMillis / 1000 + " s");
+                }
             }
             if (!spikeTold && now >= spikeStart) {
                 spikeTold = true;
@@ -193,6 +210,9 @@ public final class Scenario implements AutoCloseable {
             if (sparkJob != null) {
                 sparkJob.poll();
             }
+            if (sparkKubernetesJob != null) {
+                sparkKubernetesJob.poll();
+            }
             long preempted = yarn == null ? 0 : yarn.containersPreempted() - preemptionsBefore;
             if (now - lastProgress > Duration.ofSeconds(15).toNanos()) {
                 lastProgress = now;
@@ -200,10 +220,13 @@ public final class Scenario implements AutoCloseable {
                         Duration.ofNanos(now - clockStartNanos).toSeconds(), duration.toSeconds(), total(ledgers, BrokerView.Ledger::originCpu),
                         total(ledgers, BrokerView.Ledger::kubernetesUsedCpu), total(ledgers, BrokerView.Ledger::yarnUsedCpu), preempted,
                         batchPods("Succeeded"), (job == null ? "" : "; MapReduce " + job.state())
-                                + (sparkJob == null ? "" : "; Spark " + (sparkJob.complete() ? "done" : sparkJob.state()))));
+                                + (sparkJob == null ? "" : "; Spark on YARN " + (sparkJob.complete() ? "done" : sparkJob.state()))
+                                + (sparkKubernetesJob == null ? "" : "; Spark on Kubernetes "
+                                        + (sparkKubernetesJob.complete() ? "done" : sparkKubernetesJob.state()))));
             }
             boolean workDone = batchSeen && batchPods("Succeeded") + batchPods("Failed") + batchPods("Evicted") >= podsSubmitted
-                    && (job == null || job.complete()) && (sparkJob == null || sparkJob.complete());
+                    && (job == null || job.complete()) && (sparkJob == null || sparkJob.complete())
+                    && (sparkKubernetesJob == null || sparkKubernetesJob.complete());
             if ((now >= end && workDone) || now >= hardEnd) {
                 break;
             }
@@ -222,24 +245,40 @@ public final class Scenario implements AutoCloseable {
         }
         String sparkResult;
         if (sparkJob == null) {
-            sparkResult = yarn == null ? "none (--no-yarn)" : !spark ? "none (--no-spark)" : "not submitted (Batch never appeared on every node)";
+            sparkResult = !spark ? "none (--no-spark)" : yarn == null ? "none (--no-yarn)" : "not submitted (Batch never appeared on every node)";
         } else {
             sparkJob.poll();
             sparkResult = sparkJob.complete() ? sparkJob.state() : sparkJob.id() + " still running at the end (" + sparkJob.state() + ")";
         }
+        String sparkKubernetesResult;
+        if (sparkKubernetesJob == null) {
+            sparkKubernetesResult = !spark ? "none (--no-spark)" : realKubelet == null ? "none (no real node)"
+                    : "not submitted (Batch never appeared on every node)";
+        } else {
+            sparkKubernetesJob.poll();
+            sparkKubernetesResult = sparkKubernetesJob.complete() ? sparkKubernetesJob.state()
+                    : "still running at the end (" + sparkKubernetesJob.state() + ")";
+        }
         narrator.say("5. done" + (job != null && job.complete() ? ": the MapReduce job " + job.state() : "")
-                + (sparkJob != null && sparkJob.complete() ? "; the Spark application " + (sparkJob.succeeded() ? "succeeded" : "failed") : ""));
+                + (sparkJob != null && sparkJob.complete() ? "; the Spark application on YARN " + (sparkJob.succeeded() ? "succeeded" : "failed") : "")
+                + (sparkKubernetesJob != null && sparkKubernetesJob.complete() ? "; the Spark application on Kubernetes "
+                        + (sparkKubernetesJob.succeeded() ? "succeeded" : "failed") : ""));
         return new Summary(policy, nodes.size(), samples == 0 ? 0 : nodeUsageSum / samples, nodeUsagePeak, samples == 0 ? 0 : batchSum / samples,
                 Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
                 preempted, batchPods("Evicted"), batchPods("Succeeded"), batchPods("Failed"), podsSubmitted, podsConverted, jobResult, jobOk,
-                sparkResult, sparkJob != null && sparkJob.complete() && sparkJob.succeeded(), "", "");
+                sparkResult, sparkJob != null && sparkJob.complete() && sparkJob.succeeded(), sparkKubernetesResult,
+                sparkKubernetesJob != null && sparkKubernetesJob.complete() && sparkKubernetesJob.succeeded(),
+                sparkKubernetesJob == null ? 0 : sparkKubernetesJob.executorsEvicted(), "", "");
     }
 
-    /** Stops the Spark application's spark-submit if it still runs (the scenario ended or was interrupted first). */
+    /** Stops the Spark applications' spark-submit if they still run (the scenario ended or was interrupted first). */
     @Override
     public void close() {
         if (sparkJob != null) {
             sparkJob.stop();
+        }
+        if (sparkKubernetesJob != null) {
+            sparkKubernetesJob.stop();
         }
     }
 

@@ -140,6 +140,49 @@ class WebhookExplainCommandTest {
                 p.at("/metadata/annotations/node.koordinator.sh~1extended-resource-spec").asText());
     }
 
+    /** The shipped Spark profile on the pods Spark 4 creates: the executor becomes a batch pod, the driver stays as it is. */
+    @Test
+    void theShippedSparkProfileConvertsExecutorsAndLeavesTheDriver() throws Exception {
+        String namespace = """
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: spark-jobs, labels: {koordinator.sh/enable-colocation: "true"}}
+                """;
+        String sparkPod = """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: wordcount-exec-1, namespace: spark-jobs, labels: {spark-role: %s, spark-app-selector: spark-1}}
+                spec:
+                  containers:
+                  - name: spark-kubernetes-executor
+                    image: apache/spark:4.0.1
+                    resources: {requests: {cpu: 125m, memory: 640Mi}, limits: {memory: 640Mi}}
+                """;
+        Path conf = Path.of("../../conf");
+        for (String role : List.of("executor", "driver")) {
+            Path input = dir.resolve(role + ".yaml");
+            Files.writeString(input, namespace + "---\n" + sparkPod.formatted(role));
+            Run r = runArgs("-f", conf.resolve("examples/colocation-profile-spark.yaml").toString(), "-f",
+                    conf.resolve("kubernetes/priority-classes.yaml").toString(), "-f", input.toString(), "-o", "json");
+            assertEquals(0, r.exit(), r.err());
+            JsonNode p = r.pod();
+            JsonNode c = p.at("/spec/containers/0/resources");
+            if (role.equals("executor")) {
+                assertEquals("BE", p.at("/metadata/labels/koordinator.sh~1qosClass").asText());
+                assertEquals("koord-scheduler", p.at("/spec/schedulerName").asText());
+                assertEquals("koord-batch", p.at("/spec/priorityClassName").asText());
+                assertEquals("125", c.at("/requests/kubernetes.io~1batch-cpu").asText());
+                assertEquals("640Mi", c.at("/requests/kubernetes.io~1batch-memory").asText());
+                assertEquals("640Mi", c.at("/limits/kubernetes.io~1batch-memory").asText());
+                assertFalse(c.at("/requests").has("cpu") || c.at("/requests").has("memory"));
+            } else {
+                assertTrue(p.at("/spec/schedulerName").isMissingNode(), "the driver keeps the default scheduler: " + p);
+                assertEquals("125m", c.at("/requests/cpu").asText());
+                assertFalse(p.at("/metadata/labels").has("koordinator.sh/qosClass"));
+            }
+        }
+    }
+
     @Test
     void aRequestIsFilledFromItsLimitButNoLimitFromARequest() throws Exception {
         JsonNode limitsOnly = run(KOORD_BATCH + profile("") + pod("{limits: {cpu: \"1\", memory: 4Gi}}", false)).pod();

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterEvictions implements EvictionExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterEvictions.class);
-    static final String EVENT_REASON = "EvictedByKoordlet";
+    public static final String EVENT_REASON = "EvictedByKoordlet";
 
     private final KubernetesClient client;
     private final EventRecorder events;

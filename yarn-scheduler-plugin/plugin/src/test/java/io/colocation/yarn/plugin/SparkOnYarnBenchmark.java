@@ -3,6 +3,7 @@ package io.colocation.yarn.plugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.colocation.localclusters.spark.SparkOnYarn;
+import io.colocation.localclusters.spark.SparkSubmit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -51,7 +52,7 @@ class SparkOnYarnBenchmark {
         }
         assertEquals(0, spark.submission().await(5, TimeUnit.MINUTES), "spark-submit's exit status; log " + spark.submission().log());
         double seconds = (System.nanoTime() - started) / 1e9;
-        Map<String, String> result = SparkOnYarn.result(work).orElseThrow(() -> new AssertionError("the driver wrote no result"));
+        Map<String, String> result = SparkSubmit.result(work).orElseThrow(() -> new AssertionError("the driver wrote no result"));
         assertEquals("true", result.get("correct"), "the word count: " + result);
         return new Run(seconds, result);
     }

@@ -4,6 +4,7 @@ import static io.colocation.testsupport.Await.until;
 
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.localclusters.spark.SparkOnYarn;
+import io.colocation.localclusters.spark.SparkSubmit;
 import io.colocation.localclusters.yarn.MiniYarn;
 import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import java.io.IOException;
@@ -44,7 +45,7 @@ final class SparkOnYarnCluster implements AutoCloseable {
     private final List<NodeId> nodes;
 
     /** A Spark application whose executors all run. */
-    record Running(SparkOnYarn.Submission submission, ApplicationId app, RMApp rmApp, NodeId amNode) {
+    record Running(SparkSubmit.Submission submission, ApplicationId app, RMApp rmApp, NodeId amNode) {
     }
 
     private SparkOnYarnCluster(LocalZooKeeper zk, MiniYarn yarn, Path conf) throws Exception {
@@ -93,17 +94,17 @@ final class SparkOnYarnCluster implements AutoCloseable {
 
     /** Submits the word count ({@code partitions} tasks of {@code taskMillis}) and waits until its executors all run. */
     Running submit(Path work, int executors, int partitions, long taskMillis) throws Exception {
-        SparkOnYarn.Submission spark = SparkOnYarn.submit(conf, work, SparkOnYarn.settings(work, executors, Map.of()), partitions, taskMillis);
+        SparkSubmit.Submission spark = SparkOnYarn.submit(conf, work, SparkOnYarn.settings(work, executors, Map.of()), partitions, taskMillis);
         try {
-            until(Duration.ofSeconds(120), () -> !spark.process().isAlive() || spark.applicationId().isPresent()
-                    && countExecutors(ApplicationId.fromString(spark.applicationId().get()), null) == executors);
+            until(Duration.ofSeconds(120), () -> !spark.process().isAlive() || SparkOnYarn.applicationId(spark).isPresent()
+                    && countExecutors(ApplicationId.fromString(SparkOnYarn.applicationId(spark).get()), null) == executors);
         } catch (TimeoutException e) {
             throw new AssertionError("Spark's " + executors + " executors never all ran; spark-submit log:\n" + Files.readString(spark.log()), e);
         }
         if (!spark.process().isAlive()) {
             throw new AssertionError("spark-submit ended before its executors ran; log:\n" + Files.readString(spark.log()));
         }
-        ApplicationId app = ApplicationId.fromString(spark.applicationId().orElseThrow());
+        ApplicationId app = ApplicationId.fromString(SparkOnYarn.applicationId(spark).orElseThrow());
         RMApp rmApp = yarn.resourceManager().getRMContext().getRMApps().get(app);
         return new Running(spark, app, rmApp, rmApp.getCurrentAppAttempt().getMasterContainer().getNodeId());
     }

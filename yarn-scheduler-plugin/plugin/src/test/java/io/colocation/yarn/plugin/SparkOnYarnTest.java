@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.localclusters.spark.SparkOnYarn;
+import io.colocation.localclusters.spark.SparkSubmit;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,7 @@ class SparkOnYarnTest {
 
             int exit = spark.submission().await(5, TimeUnit.MINUTES);
             assertEquals(0, exit, "spark-submit reports the application's success; log " + spark.submission().log());
-            Map<String, String> result = SparkOnYarn.result(work).orElseThrow(() -> new AssertionError("the driver wrote no result"));
+            Map<String, String> result = SparkSubmit.result(work).orElseThrow(() -> new AssertionError("the driver wrote no result"));
             assertEquals("true", result.get("correct"), "the word count is right after the preemption: " + result);
             assertEquals("0", result.get("failedTasksCounted"), "PREEMPTED is no task failure to Spark: " + result);
             assertTrue(Integer.parseInt(result.get("failedTasksNotCounted")) >= 1, "the preempted executor's tasks ended lost, not"
