@@ -66,7 +66,12 @@ public final class SandboxYarn implements AutoCloseable {
                 .set(CopilotApi.CONF_PORT, "0")
                 .set("yarn.nodemanager.recovery.enabled", "false")
                 // Containers are asked to leave within 5 s of the preemption notice, so the story moves on.
-                .set("colocation.yarn.preemption.wait-before-kill-ms", "5000");
+                .set("colocation.yarn.preemption.wait-before-kill-ms", "5000")
+                // Containers' logs stay until the sandbox ends (its work directory goes, or is kept when an invariant broke).
+                .set("yarn.nodemanager.delete.debug-delay-sec", "86400");
+        // MiniYARNCluster's directories (NodeManagers' local and log dirs) go under test.build.data, by default
+        // target/test/data in the current directory: into the work directory instead, so nothing is left behind.
+        System.setProperty("test.build.data", work.resolve("minicluster").toString());
         try {
             return new SandboxYarn(b.start(), nodeManagers, work);
         } catch (RuntimeException e) {
@@ -102,18 +107,41 @@ public final class SandboxYarn implements AutoCloseable {
         return ids;
     }
 
-    /** The application's attempts so far, and how many of them ended with their ApplicationMaster preempted. */
-    public record Attempts(int started, int amPreempted) {
+    /**
+     * The application's attempts so far, and how each earlier one's ApplicationMaster container ended (its exit status:
+     * a {@link ContainerExitStatus} name such as PREEMPTED, or the number).
+     */
+    public record Attempts(int started, List<String> earlierEndings) {
+        public static final Attempts NONE = new Attempts(0, List.of());
+
+        public long amPreempted() {
+            return earlierEndings.stream().filter("PREEMPTED"::equals).count();
+        }
     }
 
     public Attempts attempts(String applicationId) {
         var app = yarn.resourceManager().getRMContext().getRMApps().get(ApplicationId.fromString(applicationId));
         if (app == null) {
-            return new Attempts(0, 0);
+            return Attempts.NONE;
         }
-        int preempted = (int) app.getAppAttempts().values().stream()
-                .filter(a -> a instanceof RMAppAttemptImpl impl && impl.getAMContainerExitStatus() == ContainerExitStatus.PREEMPTED).count();
-        return new Attempts(app.getAppAttempts().size(), preempted);
+        List<String> endings = new ArrayList<>();
+        app.getAppAttempts().entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(Math.max(0, app.getAppAttempts().size() - 1))
+                .forEach(e -> endings.add(e.getValue() instanceof RMAppAttemptImpl impl ? exitStatusName(impl.getAMContainerExitStatus()) : "?"));
+        return new Attempts(app.getAppAttempts().size(), endings);
+    }
+
+    /** ContainerExitStatus's name for {@code status}, else the number. */
+    static String exitStatusName(int status) {
+        for (java.lang.reflect.Field f : ContainerExitStatus.class.getFields()) {
+            try {
+                if (f.getType() == int.class && java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getInt(null) == status) {
+                    return f.getName();
+                }
+            } catch (IllegalAccessException e) {
+                // a public constant is readable
+            }
+        }
+        return Integer.toString(status);
     }
 
     /** Containers the plugin preempted because a grant shrank (its JMX counter in the ResourceManager). */

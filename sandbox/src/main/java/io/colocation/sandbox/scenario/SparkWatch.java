@@ -17,7 +17,7 @@ final class SparkWatch {
     private final SandboxYarn yarn;
     /** The application id once spark-submit printed it (its log is not read again after). */
     private String applicationId;
-    private SandboxYarn.Attempts attempts = new SandboxYarn.Attempts(0, 0);
+    private SandboxYarn.Attempts attempts = SandboxYarn.Attempts.NONE;
 
     private SparkWatch(SparkSubmit.Submission submission, SandboxYarn yarn, Path work) {
         this.run = new SparkRun(submission, work);
@@ -74,7 +74,9 @@ final class SparkWatch {
         }
         return String.format("%s %s; %d executors at most, %d lost while it ran; %s; %s", id(), run.outcome(succeeded()), run.peakExecutors(),
                 run.executorsLost(), attempts.started() + (attempts.started() == 1 ? " attempt" : " attempts")
-                        + ", the driver's ApplicationMaster preempted " + (attempts.amPreempted() == 1 ? "once" : attempts.amPreempted() + " times"),
+                        + ", the driver's ApplicationMaster preempted " + (attempts.amPreempted() == 1 ? "once" : attempts.amPreempted() + " times")
+                        + (attempts.amPreempted() == attempts.earlierEndings().size() ? ""
+                                : " (earlier attempts' ApplicationMasters ended " + String.join(", ", attempts.earlierEndings()) + ")"),
                 run.sparkAccount());
     }
 }
