@@ -68,8 +68,9 @@ final class SparkKubernetesWatch {
             }
         }
         run.executorsNow(now);
-        client.v1().events().inNamespace(namespace).list().getItems().stream()
-                .filter(e -> ClusterEvictions.EVENT_REASON.equals(e.getReason()) && created.contains(e.getInvolvedObject().getName()))
+        // only the koordlet's eviction Events, selected by the API server (this runs every second)
+        client.v1().events().inNamespace(namespace).withField("reason", ClusterEvictions.EVENT_REASON).list().getItems().stream()
+                .filter(e -> created.contains(e.getInvolvedObject().getName()))
                 .forEach(e -> evicted.add(e.getInvolvedObject().getName()));
         run.checkEnded();
     }
