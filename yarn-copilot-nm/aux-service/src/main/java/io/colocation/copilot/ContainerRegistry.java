@@ -35,15 +35,17 @@ final class ContainerRegistry {
     private final Path proc;
     private final long finishedRetentionMs;
     private final Clock clock;
+    private final NodeManagerExitCodes recordedExitCodes;
     private final Map<String, Path> pidFiles = new java.util.HashMap<>();
     private ExitCodeWatcher exitCodes;
     private Path recoveryFile;
 
-    ContainerRegistry(ContainerFiles files, Path proc, long finishedRetentionMs, Clock clock) {
+    ContainerRegistry(ContainerFiles files, Path proc, long finishedRetentionMs, Clock clock, NodeManagerExitCodes recordedExitCodes) {
         this.files = files;
         this.proc = proc;
         this.finishedRetentionMs = finishedRetentionMs;
         this.clock = clock;
+        this.recordedExitCodes = recordedExitCodes;
     }
 
     /** Exit codes are caught as the executor writes them from now on. */
@@ -72,13 +74,21 @@ final class ContainerRegistry {
         if (c == null) {
             return;
         }
+        String from = "the executor's exit-code file";
         if (c.exitStatus == null) {
-            c.exitStatus = exitCode(c).orElse(null);
+            // the NodeManager's own record first: by now the exit-code file may be cleaned up
+            Optional<Integer> recorded = recordedExitCodes.recorded(containerId);
+            from = recorded.isPresent() ? "the NodeManager's record" : "the executor's exit-code file";
+            c.exitStatus = recorded.isPresent() ? recorded.get() : exitCode(c).orElse(null);
         }
         c.state = TrackedContainer.State.DONE;
         c.finishedAt = clock.millis();
         c.pids = Collections.emptyList();
-        LOG.info("container {} done (exit status {})", containerId, c.exitStatus);
+        if (c.exitStatus == null) {
+            LOG.info("container {} done (exit status unknown: neither the NodeManager's record nor the exit-code file had it)", containerId);
+        } else {
+            LOG.info("container {} done (exit status {}, from {})", containerId, c.exitStatus, from);
+        }
         persist();
     }
 

@@ -78,7 +78,7 @@ public class YarnCopilotAuxService extends AuxiliaryService {
         }
         ContainerFiles files = new ContainerFiles(localDirs);
         registry = new ContainerRegistry(files, PROC,
-                conf.getLong(CopilotApi.CONF_FINISHED_RETENTION_MS, CopilotApi.DEFAULT_FINISHED_RETENTION_MS), Clock.systemUTC());
+                conf.getLong(CopilotApi.CONF_FINISHED_RETENTION_MS, CopilotApi.DEFAULT_FINISHED_RETENTION_MS), Clock.systemUTC(), new NodeManagerExitCodes());
         metrics = CopilotMetrics.register();
         http = new CopilotHttpServer(registry, new ContainerKiller(PROC, grace), metrics, cgroupParent, token, ownPid());
         super.serviceInit(conf);

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.hadoop.mapreduce.Job;
@@ -117,6 +118,7 @@ class YarnCopilotOnMiniYarnTest {
         String id = task.get("containerID").asText();
         List<Long> pids = new ArrayList<>();
         task.get("pids").forEach(p -> pids.add(p.asLong()));
+        assertEquals(Optional.empty(), new NodeManagerExitCodes().recorded(id), "a running container has no recorded exit code");
 
         CopilotClient.Response killed = copilot.post(CopilotApi.KILL_CONTAINER, "{\"containerID\":\"" + id + "\",\"reason\":\"test\"}");
         assertEquals(200, killed.status(), killed.body().toString());
@@ -135,6 +137,8 @@ class YarnCopilotOnMiniYarnTest {
         assertEquals("DONE", after.get("state").asText(), after.toString());
         assertNotNull(after.get("exitStatus"));
         assertTrue(after.get("exitStatus").asInt() != 0, "a killed container exits non-zero: " + after);
+        // what the NodeManager recorded, read as the copilot reads it when the exit-code file is already gone
+        assertEquals(Optional.of(after.get("exitStatus").asInt()), new NodeManagerExitCodes().recorded(id), after.toString());
         // the ApplicationMaster sees the attempt fail, reruns it, and the job still succeeds
         JobResult result = JobResult.await(job, Duration.ofMinutes(2));
         assertTrue(result.succeeded(), result.toString());
