@@ -49,6 +49,7 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
         }
         AbstractYarnScheduler<?, ?> yarnScheduler = (AbstractYarnScheduler<?, ?>) scheduler;
         settings = PluginSettings.from(config);
+        holdConfiguredMaximumAllocation(yarnScheduler);
         capacity = new NodeCapacity(context, scheduler);
         channel = new GrantChannel(settings, this);
         reports = new AllocationReports(context, yarnScheduler, channel, settings.reportRefreshMs(),
@@ -70,6 +71,22 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
                 settings.clusterId(), settings.zookeeperConnect(), settings.zookeeperRoot(), settings.intervalMs(),
                 settings.preemptionEnabled() ? "on (wait " + settings.waitBeforeKillMs() + " ms, at most "
                         + settings.maxPreemptionsPerSecond() + "/s)" : "off");
+    }
+
+    /**
+     * YARN caps every request at the largest node's total once the RM has run for
+     * {@code yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms}, and rejects larger ones
+     * (InvalidResourceRequestException). Grants set the node totals, so with every grant at 0 vcores every
+     * request would be rejected instead of waiting for Batch to come back (a Spark ApplicationMaster exits
+     * 10 on it). The maximum stays {@code yarn.scheduler.maximum-allocation-*}, as YARN itself keeps it
+     * during that wait; requests up to it wait for a grant that holds them.
+     */
+    private static void holdConfiguredMaximumAllocation(AbstractYarnScheduler<?, ?> scheduler) {
+        scheduler.getNodeTracker().setConfiguredMaxAllocationWaitTime(Long.MAX_VALUE);
+        scheduler.getNodeTracker().setForceConfiguredMaxAllocation(true);
+        LOG.info("{}: the maximum allocation stays the configured {} (yarn.scheduler.maximum-allocation-mb/-vcores) "
+                + "whatever the grants: a request up to it waits for a grant that holds it", NAME,
+                scheduler.getMaximumResourceCapability());
     }
 
     /** Connects on the first run: the scheduler runs monitors only on the active RM. */

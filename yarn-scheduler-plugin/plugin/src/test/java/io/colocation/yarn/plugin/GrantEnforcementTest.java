@@ -186,6 +186,33 @@ class GrantEnforcementTest {
 
     @Test
     @Order(4)
+    void withEveryGrantAtZeroVcoresARequestWaitsInsteadOfBeingRejected(@TempDir Path work) throws Exception {
+        List<NodeId> nodes = nodes();
+        for (NodeId node : nodes) {
+            broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 0, 2048, System.currentTimeMillis()));
+        }
+        until(Duration.ofSeconds(10), () -> nodes.stream().allMatch(n -> total(n).equals(Resource.newInstance(2048, 0))));
+        Resource configured = Resource.newInstance(yarn.config().getInt("yarn.scheduler.maximum-allocation-mb", 8192),
+                yarn.config().getInt("yarn.scheduler.maximum-allocation-vcores", 4));
+        assertEquals(configured, yarn.resourceManager().getResourceScheduler().getMaximumResourceCapability(),
+                "YARN would cap requests at the largest grant, <memory:2048, vCores:0>");
+
+        Job job = SleepJobs.submit(yarn.config(), 1, 1_000, work);
+        ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
+        Thread.sleep(3_000);
+        try (YarnClient client = yarn.newYarnClient()) {
+            assertEquals(org.apache.hadoop.yarn.api.records.YarnApplicationState.ACCEPTED,
+                    client.getApplicationReport(app).getYarnApplicationState(), "the application waits for vcores");
+        }
+        for (NodeId node : nodes) {
+            broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 4, 2048, System.currentTimeMillis()));
+        }
+        JobResult result = JobResult.await(job, Duration.ofMinutes(2));
+        assertTrue(result.succeeded(), "the job runs once Batch is back: " + result);
+    }
+
+    @Test
+    @Order(5)
     void aRestartedResourceManagerGetsTheGrantsBack() throws Exception {
         NodeId node = nodes().get(0);
         broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 1, 1024, System.currentTimeMillis()));
