@@ -157,6 +157,31 @@
     events.slice(0, 40).forEach(function (e) { list.appendChild(el('li', {}, stamp(e.time) + ' ' + e.text)); });
   }
 
+  // Who uses Batch: Kubernetes workloads (a Spark application's pods, a Job, ...) and each YARN cluster's applications.
+  function renderWorkloads(w) {
+    var body = document.querySelector('#workloads tbody');
+    body.textContent = '';
+    function row(cells, cls) {
+      var tr = el('tr', cls ? { 'class': cls } : {});
+      cells.forEach(function (c) { tr.appendChild(el('td', {}, String(c))); });
+      body.appendChild(tr);
+    }
+    (w.kubernetes || []).forEach(function (k) {
+      row(['Kubernetes', k.namespace + '/' + k.name, k.kind, k.running, k.pending, fmt(k.batchCpuMilli / 1000),
+        fmt(k.batchMemoryBytes / 1073741824), 'requests, on ' + k.nodes + ' node' + (k.nodes === 1 ? '' : 's')]);
+    });
+    (w.yarn || []).forEach(function (y) {
+      if (!y.reported) { row(['YARN ' + y.clusterId, 'applications not reported (no scheduler plugin report yet)', '', '', '', '', '', ''], 'muted'); return; }
+      y.applications.forEach(function (a) {
+        row(['YARN ' + y.clusterId, a.applicationId + (a.name ? ' ' + a.name : ''), a.type || 'application', a.containers,
+          a.pendingVcores > 0 ? a.pendingVcores + ' vcores' : 0, fmt(a.vcores), fmt(a.memoryMB / 1024),
+          'queue ' + a.queue + (a.preemptedContainers > 0 ? ' · ' + a.preemptedContainers + ' preempted' : '')]);
+      });
+      if (y.omitted > 0) { row(['YARN ' + y.clusterId, y.omitted + ' smaller applications not listed', '', '', '', '', '', ''], 'muted'); }
+    });
+    if (!body.firstChild) { row(['', 'nothing uses Batch', '', '', '', '', '', ''], 'muted'); }
+  }
+
   function renderHealth(h) {
     var list = document.getElementById('health');
     list.textContent = '';
@@ -169,12 +194,13 @@
   }
 
   function refresh() {
-    Promise.all([get('api/v1/cluster'), get(nodesPath()), get('api/v1/health')]).then(function (r) {
+    Promise.all([get('api/v1/cluster'), get(nodesPath()), get('api/v1/health'), get('api/v1/workloads')]).then(function (r) {
       renderTotals(r[0]);
       if (r[1].total > 0 && page.offset >= r[1].total) { page.offset = Math.floor((r[1].total - 1) / PAGE) * PAGE; }
       renderNodes(r[1].items || [], r[1].now ? millis(r[1].now) : Date.now());
       renderPager(r[1]);
       renderHealth(r[2]);
+      renderWorkloads(r[3]);
     }).catch(function (e) {
       document.getElementById('leader').textContent = 'cannot reach the broker: ' + e.message;
     });

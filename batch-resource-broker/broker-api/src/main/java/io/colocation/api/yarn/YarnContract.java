@@ -9,6 +9,7 @@ package io.colocation.api.yarn;
  * {root}/yarn/{clusterId}/acks/{nodeId}         plugin: {@link YarnGrantAck}, the grant version applied
  * {root}/yarn/{clusterId}/nodes/{nodeId}        plugin: {@link YarnNodeReport}, YARN's allocation on the node
  * {root}/yarn/{clusterId}/demand                plugin: {@link YarnDemand}, pending requests cluster-wide
+ * {root}/yarn/{clusterId}/applications          plugin: {@link YarnApplications}, what each application holds
  * </pre>
  * {@code nodeId} is the NodeManager's {@code host:port}. A plugin applies a grant only if its epoch is
  * not older than the highest epoch it has seen, so a deposed broker cannot inflate a grant.
@@ -47,5 +48,9 @@ public final class YarnContract {
 
     public static String demandPath(String root, String clusterId) {
         return clusterPath(root, clusterId) + "/demand";
+    }
+
+    public static String applicationsPath(String root, String clusterId) {
+        return clusterPath(root, clusterId) + "/applications";
     }
 }

@@ -293,6 +293,11 @@ public final class ClusterView implements ClusterInputs, Closeable {
         return pods.getIndexer().byIndex(BY_NODE, nodeName);
     }
 
+    /** Every pod the informer holds. */
+    public List<Pod> pods() {
+        return pods.getStore().list();
+    }
+
     /** Pods not bound to any node yet (the scheduler's queue). */
     @Override
     public List<Pod> unboundPods() {

@@ -1,5 +1,6 @@
 package io.colocation.broker.yarn;
 
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnNodeReport;
@@ -58,6 +59,11 @@ public final class PluginYarnSide implements YarnSide {
     @Override
     public Optional<Usage> used(String nodeId) {
         return publisher.nodeReport(nodeId).map(r -> new Usage(r.allocatedVcores(), r.allocatedMemoryMB()));
+    }
+
+    @Override
+    public Optional<YarnApplications> applications() {
+        return publisher.applications();
     }
 
     @Override

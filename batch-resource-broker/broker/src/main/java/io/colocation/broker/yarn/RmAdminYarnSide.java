@@ -27,6 +27,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.client.ClientRMProxy;
 import org.apache.hadoop.yarn.client.api.YarnClient;
+import io.colocation.api.yarn.YarnApplications;
 import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.slf4j.Logger;
@@ -194,6 +195,11 @@ public final class RmAdminYarnSide implements YarnSide {
         NodeReport r = reports.get(nodeId);
         return r == null || r.getUsed() == null ? Optional.empty()
                 : Optional.of(new Usage(r.getUsed().getVirtualCores(), r.getUsed().getMemorySize()));
+    }
+
+    @Override
+    public Optional<YarnApplications> applications() {
+        return Optional.empty(); // the admin route reads node reports and demand only: no per-application view
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.colocation.broker.yarn;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.log.DistinctWarnings;
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
@@ -188,6 +189,10 @@ public final class YarnGrantPublisher implements Closeable {
 
     public Optional<YarnDemand> demand() {
         return read(YarnContract.demandPath(root, clusterId), YarnDemand.class);
+    }
+
+    public Optional<YarnApplications> applications() {
+        return read(YarnContract.applicationsPath(root, clusterId), YarnApplications.class);
     }
 
     /** The node ids the plugin reports allocation for. */

@@ -1,5 +1,6 @@
 package io.colocation.broker.yarn;
 
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnGrant;
 import java.io.Closeable;
 import java.io.IOException;
@@ -37,6 +38,9 @@ public interface YarnSide extends Closeable {
 
     /** Pending demand of the whole cluster. */
     Usage demand();
+
+    /** What each running application holds and asks for, as last reported; empty when this side does not report them. */
+    Optional<YarnApplications> applications();
 
     /**
      * The nodes whose YARN documents (report, acknowledgement, grant) changed since the last call, or null when this side

@@ -54,6 +54,11 @@ public final class InMemoryYarnSide implements YarnSide {
     }
 
     @Override
+    public Optional<io.colocation.api.yarn.YarnApplications> applications() {
+        return Optional.empty();
+    }
+
+    @Override
     public boolean reachable(String nodeId) {
         return !unreachable.contains(nodeId);
     }

