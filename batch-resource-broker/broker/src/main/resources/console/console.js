@@ -168,7 +168,7 @@
     }
     (w.kubernetes || []).forEach(function (k) {
       row(['Kubernetes', k.namespace + '/' + k.name, k.kind, k.running, k.pending, fmt(k.batchCpuMilli / 1000),
-        fmt(k.batchMemoryBytes / 1073741824), 'requests, on ' + k.nodes + ' node' + (k.nodes === 1 ? '' : 's')]);
+        fmt(k.batchMemoryBytes / 1073741824), 'on ' + k.nodes + ' node' + (k.nodes === 1 ? '' : 's')]);
     });
     (w.yarn || []).forEach(function (y) {
       if (!y.reported) { row(['YARN ' + y.clusterId, 'applications not reported (no scheduler plugin report yet)', '', '', '', '', '', ''], 'muted'); return; }
