@@ -170,6 +170,7 @@
       row(['Kubernetes', k.namespace + '/' + k.name, k.kind, k.running, k.pending, fmt(k.batchCpuMilli / 1000),
         fmt(k.batchMemoryBytes / 1073741824), 'on ' + k.nodes + ' node' + (k.nodes === 1 ? '' : 's')]);
     });
+    if (w.kubernetesOmitted > 0) { row(['Kubernetes', w.kubernetesOmitted + ' smaller workloads not listed', '', '', '', '', '', ''], 'muted'); }
     (w.yarn || []).forEach(function (y) {
       if (!y.reported) { row(['YARN ' + y.clusterId, 'applications not reported (no scheduler plugin report yet)', '', '', '', '', '', ''], 'muted'); return; }
       y.applications.forEach(function (a) {
@@ -194,7 +195,7 @@
   }
 
   function refresh() {
-    Promise.all([get('api/v1/cluster'), get(nodesPath()), get('api/v1/health'), get('api/v1/workloads')]).then(function (r) {
+    Promise.all([get('api/v1/cluster'), get(nodesPath()), get('api/v1/health'), get('api/v1/workloads?limit=' + PAGE)]).then(function (r) {
       renderTotals(r[0]);
       if (r[1].total > 0 && page.offset >= r[1].total) { page.offset = Math.floor((r[1].total - 1) / PAGE) * PAGE; }
       renderNodes(r[1].items || [], r[1].now ? millis(r[1].now) : Date.now());

@@ -330,6 +330,10 @@ class BrokerApplicationTest {
         assertEquals("application_1_0002", yarn.get("applications").get(0).get("applicationId").asText());
         assertEquals("SPARK", yarn.get("applications").get(0).get("type").asText());
         assertEquals(1, yarn.get("applications").get(0).get("preemptedContainers").asInt());
+        JsonNode one = get(api + "/api/v1/workloads?limit=1");
+        assertEquals(1, one.get("kubernetes").size());
+        assertEquals(0, one.get("kubernetesOmitted").asInt(), one.toString());
+        assertEquals(400, send("GET", api + "/api/v1/workloads?limit=0", null).statusCode(), "a limit of 0 is a mistake");
         // the other tests see the node without them
         for (String name : List.of("wordcount-exec-1", "wordcount-exec-2", "online-web")) {
             client.pods().inNamespace(NS).withName(name).withGracePeriod(0).delete();

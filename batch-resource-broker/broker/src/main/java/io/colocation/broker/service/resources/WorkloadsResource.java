@@ -4,9 +4,12 @@ import io.colocation.api.yarn.YarnApplications;
 import io.colocation.broker.workloads.KubernetesWorkloads;
 import io.colocation.broker.yarn.YarnSide;
 import io.fabric8.kubernetes.api.model.Pod;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,7 +33,8 @@ public final class WorkloadsResource {
             int omitted) {
     }
 
-    public record Workloads(List<KubernetesWorkloads.Workload> kubernetes, List<YarnCluster> yarn) {
+    /** {@code kubernetesOmitted}: workloads beyond {@code limit}, the smallest. */
+    public record Workloads(List<KubernetesWorkloads.Workload> kubernetes, int kubernetesOmitted, List<YarnCluster> yarn) {
     }
 
     public WorkloadsResource(Supplier<Collection<Pod>> pods, Map<String, YarnSide> yarnSides) {
@@ -38,14 +42,25 @@ public final class WorkloadsResource {
         this.yarnSides = yarnSides;
     }
 
+    /** {@code limit}: at most this many workloads per side and cluster, the largest (the console asks for 50); all without it. */
     @GET
-    public Workloads workloads() {
+    public Workloads workloads(@QueryParam("limit") @DefaultValue("-1") int limit) {
+        if (limit < -1 || limit == 0) {
+            throw new WebApplicationException("limit must be 1 or more, not " + limit, 400);
+        }
         List<YarnCluster> yarn = new ArrayList<>();
         yarnSides.forEach((id, side) -> {
             Optional<YarnApplications> apps = side.applications();
-            yarn.add(apps.map(a -> new YarnCluster(id, true, a.reportedAtMillis(), a.applications(), a.omitted()))
+            yarn.add(apps.map(a -> new YarnCluster(id, true, a.reportedAtMillis(), head(a.applications(), limit),
+                            a.omitted() + a.applications().size() - head(a.applications(), limit).size()))
                     .orElseGet(() -> new YarnCluster(id, false, null, List.of(), 0)));
         });
-        return new Workloads(KubernetesWorkloads.of(pods.get()), yarn);
+        List<KubernetesWorkloads.Workload> kubernetes = KubernetesWorkloads.of(pods.get());
+        List<KubernetesWorkloads.Workload> shown = head(kubernetes, limit);
+        return new Workloads(shown, kubernetes.size() - shown.size(), yarn);
+    }
+
+    private static <T> List<T> head(List<T> all, int limit) {
+        return limit < 0 || all.size() <= limit ? all : all.subList(0, limit);
     }
 }
