@@ -78,8 +78,12 @@ final class ContainerRegistry {
         if (c.exitStatus == null) {
             // the NodeManager's own record first: by now the exit-code file may be cleaned up
             Optional<Integer> recorded = recordedExitCodes.recorded(containerId);
-            from = recorded.isPresent() ? "the NodeManager's record" : "the executor's exit-code file";
-            c.exitStatus = recorded.isPresent() ? recorded.get() : exitCode(c).orElse(null);
+            if (recorded.isPresent()) {
+                c.exitStatus = recorded.get();
+                from = "the NodeManager's record";
+            } else {
+                c.exitStatus = exitCode(c).orElse(null);
+            }
         }
         c.state = TrackedContainer.State.DONE;
         c.finishedAt = clock.millis();

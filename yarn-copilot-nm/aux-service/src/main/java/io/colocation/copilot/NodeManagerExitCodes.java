@@ -24,18 +24,10 @@ import org.slf4j.LoggerFactory;
  */
 final class NodeManagerExitCodes {
     private static final Logger LOG = LoggerFactory.getLogger(NodeManagerExitCodes.class);
-    static final String SOURCE_PREFIX = "ContainerResource_";
+    private static final String SOURCE_PREFIX = "ContainerResource_";
 
-    private final MetricsSystem metrics;
+    private final MetricsSystem metrics = DefaultMetricsSystem.instance();
     private volatile boolean warned;
-
-    NodeManagerExitCodes() {
-        this(DefaultMetricsSystem.instance());
-    }
-
-    NodeManagerExitCodes(MetricsSystem metrics) {
-        this.metrics = metrics;
-    }
 
     /** The recorded exit code, once the NodeManager has recorded the container's finish; else empty. */
     Optional<Integer> recorded(String containerId) {

@@ -51,9 +51,10 @@ public final class WorkloadsResource {
         List<YarnCluster> yarn = new ArrayList<>();
         yarnSides.forEach((id, side) -> {
             Optional<YarnApplications> apps = side.applications();
-            yarn.add(apps.map(a -> new YarnCluster(id, true, a.reportedAtMillis(), head(a.applications(), limit),
-                            a.omitted() + a.applications().size() - head(a.applications(), limit).size()))
-                    .orElseGet(() -> new YarnCluster(id, false, null, List.of(), 0)));
+            yarn.add(apps.map(a -> {
+                List<YarnApplications.Application> listed = head(a.applications(), limit);
+                return new YarnCluster(id, true, a.reportedAtMillis(), listed, a.omitted() + a.applications().size() - listed.size());
+            }).orElseGet(() -> new YarnCluster(id, false, null, List.of(), 0)));
         });
         List<KubernetesWorkloads.Workload> kubernetes = KubernetesWorkloads.of(pods.get());
         List<KubernetesWorkloads.Workload> shown = head(kubernetes, limit);
