@@ -177,6 +177,7 @@ public final class Sandbox implements AutoCloseable {
                     realScale, options.duration(), options.policy(), NODE_CORES, work);
             parts.push(scenario);
             scenario.createOnlinePods();
+            scenario.submitSparkOnKubernetes(Duration.ofSeconds(120));
             long clock = System.nanoTime();
             for (int i = 0; i < nodes.size(); i++) {
                 String node = nodes.get(i);

@@ -80,6 +80,11 @@ final class SparkKubernetesWatch {
         run.stop();
     }
 
+    /** The executor pods the driver has created so far (as of the last poll). */
+    int executorPodsCreated() {
+        return created.size();
+    }
+
     int executorsEvicted() {
         return evicted.size();
     }
