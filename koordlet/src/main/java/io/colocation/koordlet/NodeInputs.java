@@ -11,6 +11,7 @@ import io.colocation.koordlet.report.ReportInputs;
 import io.colocation.model.ResourceLists;
 import io.colocation.model.Resources;
 import io.colocation.model.pod.PodClassifier;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.pod.PodRequests;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
@@ -78,8 +79,7 @@ public final class NodeInputs {
                 problem.accept(where, e.getMessage());
                 continue;
             }
-            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-            boolean ending = p.getMetadata().getDeletionTimestamp() != null || "Succeeded".equals(phase) || "Failed".equals(phase);
+            boolean ending = p.getMetadata().getDeletionTimestamp() != null || PodPhases.ended(p);
             PriorityClass c = PodClassifier.priorityClass(p);
             result.add(new PredictorPod(p.getMetadata().getUid(), c, created, ending, requests));
         }

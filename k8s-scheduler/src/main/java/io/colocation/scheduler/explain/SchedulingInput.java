@@ -2,6 +2,7 @@ package io.colocation.scheduler.explain;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.document.KubeDocuments;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
@@ -79,7 +80,7 @@ final class SchedulingInput {
             allPods.add(pod);
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             if (node != null && !node.isEmpty()) {
-                if (!Snapshots.terminated(pod)) {
+                if (!PodPhases.ended(pod)) {
                     assigned.computeIfAbsent(node, n -> new ArrayList<>()).add(Snapshots.pod(pod, now, where(doc)));
                 }
             } else if (podName == null || podName.equals(Snapshots.key(pod))) {

@@ -66,12 +66,6 @@ public final class Snapshots {
         return new LinkedHashMap<>(sorted);
     }
 
-    /** Succeeded and Failed pods hold nothing on their node. */
-    public static boolean terminated(Pod pod) {
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return "Succeeded".equals(phase) || "Failed".equals(phase);
-    }
-
     /** The lastTransitionTime of a True condition of that type; null without one. */
     private static Instant conditionTime(Pod pod, String type, String where) throws InvalidInputException {
         List<PodCondition> conditions = pod.getStatus() == null || pod.getStatus().getConditions() == null ? List.of()

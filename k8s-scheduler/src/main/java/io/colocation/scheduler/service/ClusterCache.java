@@ -5,6 +5,7 @@ import io.colocation.kube.client.ApiErrors;
 import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.DecodingInformer;
 import io.colocation.kube.client.Handlers;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
@@ -192,7 +193,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
             }
             return;
         }
-        if (Snapshots.terminated(pod)) {
+        if (PodPhases.ended(pod)) {
             unplace(key);
             return;
         }

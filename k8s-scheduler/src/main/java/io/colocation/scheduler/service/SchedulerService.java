@@ -5,6 +5,7 @@ import io.colocation.api.concurrent.Daemons;
 import io.colocation.api.lifecycle.Lifecycle;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
@@ -174,7 +175,7 @@ public final class SchedulerService implements AutoCloseable {
         String key = Snapshots.key(pod);
         boolean pending = config.schedulerName.equals(pod.getSpec() == null ? null : pod.getSpec().getSchedulerName())
                 && (pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty())
-                && pod.getMetadata().getDeletionTimestamp() == null && !Snapshots.terminated(pod);
+                && pod.getMetadata().getDeletionTimestamp() == null && !PodPhases.ended(pod);
         if (pending) {
             queue.add(key, pod);
         } else {

@@ -10,6 +10,7 @@ import io.colocation.api.ResourceNames;
 import io.colocation.model.Resources;
 import io.colocation.model.node.NodeAnnotations;
 import io.colocation.model.pod.PodClassifier;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.pod.PodRequests;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -54,7 +55,6 @@ public final class PodStates {
             }
             requests.put(name, sum);
         }
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         return new PodState(pod.getMetadata().getNamespace() == null ? "default" : pod.getMetadata().getNamespace(),
                 pod.getMetadata().getName(), PodClassifier.rawQosClass(pod), PodClassifier.kubeQoSClass(pod),
                 pod.getSpec() == null ? null : pod.getSpec().getPriority(), priority, PodClassifier.rawPriorityClass(pod),
@@ -62,7 +62,7 @@ public final class PodStates {
                 "true".equals(labels.get(KoordinatorKeys.LABEL_EVICTION_ENABLED)),
                 evictionPriority(annotations.get(KoordinatorKeys.ANNOTATION_EVICTION_PRIORITY), where, notes),
                 evictionPolicies(annotations.get(KoordinatorKeys.ANNOTATION_EVICTION_POLICY), where, notes),
-                !"Succeeded".equals(phase) && !"Failed".equals(phase), requests,
+                !PodPhases.ended(pod), requests,
                 pinnedCpus(annotations.get(KoordinatorKeys.ANNOTATION_RESOURCE_STATUS), where, notes), cpuUsedMilli,
                 memoryUsedBytes);
     }

@@ -3,6 +3,7 @@ package io.colocation.broker.calculation;
 import io.colocation.api.InvalidInputException;
 import io.colocation.api.ResourceNames;
 import io.colocation.model.Resources;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.pod.PodRequests;
 import io.colocation.model.config.ColocationConfig;
 import io.fabric8.kubernetes.api.model.Node;
@@ -68,8 +69,7 @@ public final class NodeCalculationMemo {
     private static Resources batchUsed(List<Pod> pods, List<String> notes) {
         Resources sum = Resources.ZERO;
         for (Pod pod : pods) {
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            if (PodPhases.ended(pod)) {
                 continue;
             }
             String key = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();

@@ -9,6 +9,7 @@ import io.colocation.model.ResourceLists;
 import io.colocation.model.Resources;
 import io.colocation.model.node.NodeAnnotations;
 import io.colocation.model.pod.PodClassifier;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.pod.PodRequests;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -61,11 +62,11 @@ public final class NodeStateReader {
 
     public static PodState pod(Pod pod, List<String> notes) throws InvalidInputException {
         String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        String phase = PodPhases.of(pod);
         if (phase == null || phase.isEmpty()) {
             notes.add("Pod " + key + " has no status.phase: not counted (Koordinator counts only Running and Pending pods)");
         }
-        boolean active = "Running".equals(phase) || "Pending".equals(phase);
+        boolean active = PodPhases.RUNNING.equals(phase) || PodPhases.PENDING.equals(phase);
         return new PodState(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), active,
                 PodClassifier.priorityClass(pod), PodClassifier.qosClass(pod), PodRequests.of(pod, "Pod " + key + ": "));
     }

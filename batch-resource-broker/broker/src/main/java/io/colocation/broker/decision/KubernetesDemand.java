@@ -2,6 +2,7 @@ package io.colocation.broker.decision;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.Resources;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.pod.PodRequests;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
@@ -9,8 +10,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Kubernetes' pending demand for Batch: the batch requests of pods not bound yet (Pending or without a
- * phase). A pod whose request cannot be read is not counted and is named with why.
+ * Kubernetes' pending demand for Batch: the batch requests of pods not bound yet that have not ended
+ * ({@link PodPhases#ended}). A pod whose request cannot be read is not counted and is named with why.
  */
 public record KubernetesDemand(Resources total, Map<String, String> refused) {
 
@@ -18,8 +19,7 @@ public record KubernetesDemand(Resources total, Map<String, String> refused) {
         Resources sum = Resources.ZERO;
         Map<String, String> refused = new TreeMap<>();
         for (Pod pod : unboundPods) {
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-            if (phase != null && !"Pending".equals(phase)) {
+            if (PodPhases.ended(pod)) {
                 continue;
             }
             String key = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();

@@ -2,6 +2,7 @@ package io.colocation.broker.workloads;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.Resources;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.model.pod.PodRequests;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -37,11 +38,10 @@ public final class KubernetesWorkloads {
     public static List<Workload> of(Collection<Pod> pods) {
         Map<List<String>, Sum> sums = new LinkedHashMap<>();
         for (Pod pod : pods) {
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-            boolean running = "Running".equals(phase);
-            if (!running && phase != null && !"Pending".equals(phase)) {
-                continue; // Succeeded or Failed: no longer holds Batch
+            if (PodPhases.ended(pod)) {
+                continue; // no longer holds Batch
             }
+            boolean running = PodPhases.running(pod);
             Resources batch;
             try {
                 batch = PodRequests.batch(pod, "");

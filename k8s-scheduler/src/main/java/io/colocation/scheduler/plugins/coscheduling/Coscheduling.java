@@ -1,5 +1,6 @@
 package io.colocation.scheduler.plugins.coscheduling;
 
+import io.colocation.model.pod.PodPhases;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.PermitPlugin;
@@ -74,7 +75,7 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
         int all = 0;
         int bound = 0;
         for (Pod p : byGang.pods(gang.id())) {
-            if (Snapshots.terminated(p) || p.getMetadata().getDeletionTimestamp() != null) {
+            if (PodPhases.ended(p) || p.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
             all++;
@@ -158,7 +159,7 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
     /** A gang of the group, read from any of its live member pods (as Koordinator reads it from the first seen). */
     private Optional<Gang> find(String id) {
         for (Pod p : byGang.pods(id)) {
-            if (!Snapshots.terminated(p)) {
+            if (!PodPhases.ended(p)) {
                 try {
                     return Gang.of(p, handle::podGroup);
                 } catch (Gang.Unusable e) {
