@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The simulator as CI runs it: the distribution's `colocation simulate` with 20 nodes through 2 simulated hours at speed
-# 120, once with colocation off (the baseline) and once partitioned, same seed. It must exit 0 both times, write the
+# The simulator as CI runs it: the distribution's `colocation simulate` with 20 nodes through 2 simulated hours, once
+# with colocation off (the baseline) and once partitioned at speed 120, same seed. With colocation off nothing but the
+# seeded trace moves the online load, so the baseline is the same at any speed (21.6 % at 120 and at 480): it runs at
+# 480, 30 s instead of 75 s of the suite. It must exit 0 both times, write the
 # report and the picture, hold the invariants (0 overcommit samples under partitioned, no YARN shrink on its way to the
 # ResourceManager's scheduler for 30 wall seconds or more, Batch used by Kubernetes and by YARN, cluster CPU above the
 # baseline) and leave nothing behind (no process, no work directory, nothing in the directory
@@ -15,8 +17,10 @@ mkdir "$reports/cwd"
 before=$(find /tmp -maxdepth 1 -name 'colocation-simulate-*' -type d | wc -l)
 for policy in off partitioned; do
   mkdir "$reports/$policy"
+  speed=120
+  [ "$policy" = off ] && speed=480
   status=0
-  (cd "$reports/cwd" && SIMULATE_JVM_OPTS="-Xmx1500m -XX:+UseParallelGC" "$bin" simulate --nodes 20 --hours 2 --speed 120 \
+  (cd "$reports/cwd" && SIMULATE_JVM_OPTS="-Xmx1500m -XX:+UseParallelGC" "$bin" simulate --nodes 20 --hours 2 --speed "$speed" \
     --seed 7 --policy "$policy" --report "$reports/$policy" --quiet) || status=$?
   if [ "$status" -ne 0 ]; then
     echo "test-simulate: colocation simulate --policy $policy exited with $status" >&2
