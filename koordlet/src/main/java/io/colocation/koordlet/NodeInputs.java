@@ -37,7 +37,7 @@ public final class NodeInputs {
 
     /** The pod's cgroups to measure (Running pods only), or null. */
     public static CollectTargets.PodTarget podTarget(Pod p) {
-        if (p.getStatus() == null || !"Running".equals(p.getStatus().getPhase()) || p.getMetadata().getUid() == null) {
+        if (!PodPhases.running(p) || p.getMetadata().getUid() == null) {
             return null;
         }
         List<CollectTargets.ContainerTarget> containers = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.colocation.koordlet.qos.agent.ClusterEvictions;
 import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.localclusters.spark.SparkOnKubernetes;
 import io.colocation.localclusters.spark.SparkSubmit;
+import io.colocation.model.pod.PodPhases;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -63,7 +64,7 @@ final class SparkKubernetesWatch {
             if (p.getSpec().getNodeName() != null && !node.equals(p.getSpec().getNodeName())) {
                 elsewhere.add(name);
             }
-            if (p.getStatus() != null && "Running".equals(p.getStatus().getPhase()) && p.getMetadata().getDeletionTimestamp() == null) {
+            if (PodPhases.running(p) && p.getMetadata().getDeletionTimestamp() == null) {
                 now.add(name);
             }
         }

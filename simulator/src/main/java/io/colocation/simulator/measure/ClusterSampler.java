@@ -4,6 +4,7 @@ import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
 import io.colocation.model.Resources;
 import io.colocation.model.node.NodeAnnotations;
+import io.colocation.model.pod.PodPhases;
 import io.colocation.simulator.host.HostAgent;
 import io.colocation.simulator.host.SimulatedHost;
 import io.colocation.simulator.kube.SharedWatches;
@@ -228,8 +229,7 @@ public final class ClusterSampler {
     private static long kubernetesAllocated(List<Pod> pods) {
         long sum = 0;
         for (Pod p : pods) {
-            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            if (PodPhases.ended(p)) {
                 continue;
             }
             for (var c : p.getSpec().getContainers()) {
