@@ -4,7 +4,9 @@
 # p50/p99. Extra arguments: --nodes=N --changes=M --sync-interval-ms=T (the broker's sync.intervalMs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dev/install-kube-apiserver.sh >/dev/null
+. dev/lib/installed-dir.sh
+COLOCATION_KUBE_BIN=$(installed_dir dev/install-kube-apiserver.sh)
+export COLOCATION_KUBE_BIN
 mvn -B -q -DskipTests install -pl batch-resource-broker/broker-benchmarks -am
 args="${*:---nodes=1000}"
 log=$(mktemp)

@@ -22,7 +22,8 @@ while [ "$#" -gt 0 ]; do
   esac
 done
 if [ -z "${COLOCATION_KUBE_BIN:-}" ]; then
-  COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)
+  . dev/lib/installed-dir.sh
+  COLOCATION_KUBE_BIN=$(installed_dir dev/install-kube-apiserver.sh)
   export COLOCATION_KUBE_BIN
 fi
 [ -x dist/target/colocation/bin/colocation ] || mvn -B -q -DskipTests install

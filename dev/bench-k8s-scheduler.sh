@@ -14,7 +14,8 @@ nodes=${1:-1000,5000}
 pods=${2:-5000}
 qps=${3:-1000}
 rounds=${4:-3}
-COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh --with-kube-scheduler)
+. dev/lib/installed-dir.sh
+COLOCATION_KUBE_BIN=$(installed_dir dev/install-kube-apiserver.sh --with-kube-scheduler)
 export COLOCATION_KUBE_BIN
 mvn -B -q -Dstyle.color=never install -DskipTests -pl dist -am >/dev/null 2>&1 \
   || { echo "build failed: run mvn install -DskipTests -pl dist -am to see why" >&2; exit 1; }

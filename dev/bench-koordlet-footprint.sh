@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-10}
-COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)
+. dev/lib/installed-dir.sh
+COLOCATION_KUBE_BIN=$(installed_dir dev/install-kube-apiserver.sh)
 export COLOCATION_KUBE_BIN
 mvn -B -q -o -DskipTests package -pl dist -am 2>/dev/null || mvn -B -q -DskipTests package -pl dist -am
 mvn -B -q test -pl koordlet -am -Dtest=KoordletFootprintBenchmark -Dsurefire.failIfNoSpecifiedTests=false \

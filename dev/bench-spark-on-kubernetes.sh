@@ -5,7 +5,8 @@
 # (dev/install-kubelet-node.sh, run here); about 3 minutes on 2 cores. Usage: dev/bench-spark-on-kubernetes.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-COLOCATION_KUBE_BIN=$(dev/install-kubelet-node.sh)
+. dev/lib/installed-dir.sh
+COLOCATION_KUBE_BIN=$(installed_dir dev/install-kubelet-node.sh)
 export COLOCATION_KUBE_BIN
 mvn -B -q verify -pl test-support -am -Dtest=SparkOnKubernetesBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
   >/dev/null 2>&1 || { echo "benchmark failed; see test-support/target/surefire-reports/" >&2; exit 1; }

@@ -9,7 +9,11 @@
 #   dev/install-kube-apiserver.sh --with-kubelet        # also builds kubelet (a real node on the test host)
 #
 # Cache: ${COLOCATION_CACHE:-$HOME/.cache/colocation}/kube-1.20.2/bin
+#
+# Stdout holds that directory's path and nothing else: every other line, this script's and the tools' it runs,
+# goes to stderr by construction (fd 3 keeps the caller's stdout for the path alone).
 set -euo pipefail
+exec 3>&1 1>&2
 
 KUBE_VERSION=1.20.2
 CACHE=${COLOCATION_CACHE:-$HOME/.cache/colocation}
@@ -40,12 +44,12 @@ fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "installing from apt: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >&2
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
 fi
 # Debian starts etcd as a service on install; the tests start their own on free ports.
 if command -v systemctl >/dev/null && systemctl is-active --quiet etcd 2>/dev/null; then
-  systemctl stop etcd >&2 || true
+  systemctl stop etcd || true
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
@@ -68,8 +72,8 @@ SRC
   aptopts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$work/apt/sources"
            -o "Dir::State::Lists=$work/apt/lists")
   log "fetching Debian's kubernetes source package"
-  apt-get "${aptopts[@]}" update -qq >&2
-  (cd "$work" && apt-get "${aptopts[@]}" source --download-only kubernetes >&2)
+  apt-get "${aptopts[@]}" update -qq
+  (cd "$work" && apt-get "${aptopts[@]}" source --download-only kubernetes)
   orig=$(ls "$work"/kubernetes_*.orig.tar.* | head -n1)
   mkdir -p "$work/src"
   tar -xf "$orig" -C "$work/src" --strip-components=1
@@ -82,7 +86,7 @@ SRC
   targets=$(printf 'cmd/%s ' "${missing[@]}")
   log "building ${missing[*]} (about 4 minutes per binary on 2 cores)"
   (cd "$work/src" && GOPROXY=off GOFLAGS= CGO_ENABLED=0 KUBE_GIT_VERSION=v$KUBE_VERSION \
-     make WHAT="${targets% }" >&2)
+     make WHAT="${targets% }")
   mkdir -p "$BIN_DIR"
   for b in "${missing[@]}"; do
     built=$(find "$work/src/_output" -type f -name "$b" -perm -u+x | head -n1)
@@ -93,8 +97,8 @@ SRC
 fi
 ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
 if command -v kubectl >/dev/null; then ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"; fi
-"$BIN_DIR/kube-apiserver" --version >&2
+"$BIN_DIR/kube-apiserver" --version
 for b in kube-scheduler kubelet; do
-  if [ -x "$BIN_DIR/$b" ]; then "$BIN_DIR/$b" --version >&2; fi
+  if [ -x "$BIN_DIR/$b" ]; then "$BIN_DIR/$b" --version; fi
 done
-echo "$BIN_DIR"
+echo "$BIN_DIR" >&3

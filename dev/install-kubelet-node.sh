@@ -9,13 +9,18 @@
 # (the sources, this script, the JDK's release) change. A second run takes seconds.
 #
 #   dev/install-kubelet-node.sh     # prints the directory holding kube-apiserver, etcd, kubelet and node-base.tar
+#
+# Stdout holds that directory's path and nothing else: every other line, this script's and the tools' it runs (jlink
+# prints its incubator-module warning on stdout), goes to stderr by construction (fd 3 keeps the caller's stdout).
 set -euo pipefail
+exec 3>&1 1>&2
 self=$(readlink -f "$0")
 cd "$(dirname "$self")/.."
+. dev/lib/installed-dir.sh
 CACHE=${COLOCATION_CACHE:-$HOME/.cache/colocation}
 log() { echo "[install-kubelet-node] $*" >&2; }
 
-BIN_DIR=$(dev/install-kube-apiserver.sh --with-kubelet)
+BIN_DIR=$(installed_dir dev/install-kube-apiserver.sh --with-kubelet)
 
 need_apt=()
 command -v containerd >/dev/null || need_apt+=(containerd)
@@ -30,12 +35,12 @@ JDK=/usr/lib/jvm/java-17-openjdk-amd64
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "installing from apt: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >&2
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
 fi
 # Debian may start containerd as a service on install; KubeletNode runs its own, on its own socket and directories.
 if command -v systemctl >/dev/null && systemctl is-active --quiet containerd 2>/dev/null; then
-  systemctl stop containerd >&2 || true
+  systemctl stop containerd || true
 fi
 
 src=local-clusters/node-image
@@ -47,13 +52,15 @@ if [ ! -f "$image_dir/node-base.tar" ]; then
   trap 'rm -rf "$work"' EXIT
   gcc -static -O2 -Wall -o "$work/pause" "$src/pause.c"
   gcc -static -O1 -Wall -pthread -o "$work/burner" "$src/burner.c"
-  (cd "$work" && apt-get download busybox-static >/dev/null 2>&1) || { log "apt-get download busybox-static failed"; exit 1; }
+  # apt's package lists may be missing or stale on a machine that needed no package above
+  (cd "$work" && { apt-get download busybox-static || { apt-get update -qq && apt-get download busybox-static; }; }) \
+    || { log "apt-get download busybox-static failed"; exit 1; }
   dpkg-deb -x "$work"/busybox-static_*.deb "$work/busybox"
   "$JDK/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,jdk.management,jdk.security.auth,jdk.security.jgss,jdk.naming.dns,jdk.incubator.vector \
     --strip-debug --no-man-pages --no-header-files --compress=2 --output "$work/java"
   umoci init --layout "$work/oci"
   umoci new --image "$work/oci:3"
-  umoci unpack --image "$work/oci:3" "$work/bundle" >/dev/null
+  umoci unpack --image "$work/oci:3" "$work/bundle"
   root=$work/bundle/rootfs
   mkdir -p "$root/bin" "$root/opt" "$root/etc" "$root/root" "$root/tmp"
   chmod 1777 "$root/tmp"
@@ -86,4 +93,4 @@ if [ ! -f "$image_dir/node-base.tar" ]; then
   mv "$image_dir/node-base.tar.tmp" "$image_dir/node-base.tar"
 fi
 ln -sf "$image_dir/node-base.tar" "$BIN_DIR/node-base.tar"
-echo "$BIN_DIR"
+echo "$BIN_DIR" >&3

@@ -5,10 +5,11 @@
 # Arguments are passed to the sandbox (for example --nodes 4 --keep-running, or --no-real-node).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. dev/lib/installed-dir.sh
 if [ "$(id -u)" -eq 0 ]; then
-  COLOCATION_KUBE_BIN=$(dev/install-kubelet-node.sh)
+  COLOCATION_KUBE_BIN=$(installed_dir dev/install-kubelet-node.sh)
 else
-  COLOCATION_KUBE_BIN=$(dev/install-kube-apiserver.sh)
+  COLOCATION_KUBE_BIN=$(installed_dir dev/install-kube-apiserver.sh)
 fi
 export COLOCATION_KUBE_BIN
 mvn -B -q -DskipTests package

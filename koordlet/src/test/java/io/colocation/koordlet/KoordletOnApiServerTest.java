@@ -9,12 +9,15 @@ import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeMetricInputs;
 import io.colocation.koordlet.cli.KoordletCommand;
 import io.colocation.koordlet.config.KoordletConfig;
+import io.colocation.kube.client.Patches;
 import io.colocation.model.config.ColocationConfigParser;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.testsupport.Await;
 import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -48,6 +51,7 @@ class KoordletOnApiServerTest {
     private static final String NS = "koordlet-api";
     private static final String NODE = "koordlet-node-1";
     private static final long GI = 1L << 30;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path tmp;
@@ -158,17 +162,29 @@ class KoordletOnApiServerTest {
     void aChangedReportIntervalTakesEffect(KubernetesClient client) throws Exception {
         Await.until(Duration.ofSeconds(30), () -> reported(client) != null);
         assertTrue(gapBetweenReports(client) <= 2, "reports every second");
-        NodeMetric nm = client.resources(NodeMetric.class).withName(NODE).get();
-        nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 3L, new NodeMetric.AggregatePolicy(List.of("2s")),
-                "usageWithoutPageCache")));
-        client.resources(NodeMetric.class).resource(nm).update();
+        writeSpec(client, collectPolicy(3));
         Await.until(Duration.ofSeconds(10), () -> koordlet.koordlet().lastReport().interval().getSeconds() == 3);
         long gap = gapBetweenReports(client);
         assertTrue(gap >= 3 && gap <= 5, "reports every 3 s now, gap " + gap);
-        nm = client.resources(NodeMetric.class).withName(NODE).get();
-        nm.setSpec(new NodeMetric.Spec(new NodeMetric.CollectPolicy(30L, 1L, new NodeMetric.AggregatePolicy(List.of("2s")),
-                "usageWithoutPageCache")));
-        client.resources(NodeMetric.class).resource(nm).update();
+        writeSpec(client, collectPolicy(1));
+    }
+
+    private static Map<String, Object> collectPolicy(int reportIntervalSeconds) {
+        return Map.of("metricCollectPolicy", Map.of("aggregateDurationSeconds", 30, "reportIntervalSeconds", reportIntervalSeconds,
+                "nodeAggregatePolicy", Map.of("durations", List.of("2s")), "nodeMemoryCollectPolicy", "usageWithoutPageCache"));
+    }
+
+    /**
+     * Replaces the NodeMetric's spec as the broker does (a JSON patch of /spec, no resourceVersion): the agent
+     * reports the status every second meanwhile, so a write over an earlier read would conflict.
+     */
+    private static void writeSpec(KubernetesClient client, Map<String, Object> spec) throws Exception {
+        Patches.json(client, stub(), JSON.writeValueAsString(List.of(Map.of("op", "add", "path", "/spec", "value", spec))));
+    }
+
+    private static GenericKubernetesResource stub() {
+        return new GenericKubernetesResourceBuilder().withApiVersion("slo.koordinator.sh/v1alpha1").withKind("NodeMetric")
+                .withNewMetadata().withName(NODE).endMetadata().build();
     }
 
     /**
@@ -179,13 +195,8 @@ class KoordletOnApiServerTest {
     @Test
     void aNodeMetricWithAWronglyTypedFieldIsNamedAndNeverStopsTheAgent(KubernetesClient client, KubeApiServer api) throws Exception {
         Await.until(Duration.ofSeconds(30), () -> reported(client) != null);
-        var raw = client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric");
-        var broken = raw.withName(NODE).get();
-        broken.setAdditionalProperty("spec", Map.of("metricCollectPolicy", Map.of("reportIntervalSeconds", "abc")));
-        raw.resource(broken).update();
-        broken = raw.withName(NODE).get();
-        broken.setAdditionalProperty("status", Map.of("podsMetric", "garbage"));
-        raw.resource(broken).updateStatus();
+        writeSpec(client, Map.of("metricCollectPolicy", Map.of("reportIntervalSeconds", "abc")));
+        Patches.mergeStatus(client, stub(), JSON.writeValueAsString(Map.of("status", Map.of("podsMetric", "garbage"))));
         Await.until(Duration.ofSeconds(15), () -> koordlet.koordlet().problems().keySet().stream()
                 .anyMatch(k -> k.equals("NodeMetric " + NODE)));
         assertTrue(koordlet.koordlet().problems().get("NodeMetric " + NODE).contains("reportIntervalSeconds"),
@@ -215,11 +226,7 @@ class KoordletOnApiServerTest {
             assertTrue(other.koordlet().watching(), "a second agent starts while the broken object exists");
         }
 
-        var fixed = raw.withName(NODE).get(); // a typed read would fail on the broken spec, as the agent's would have
-        fixed.setAdditionalProperty("spec", Map.of("metricCollectPolicy", Map.of("aggregateDurationSeconds", 30,
-                "reportIntervalSeconds", 1, "nodeAggregatePolicy", Map.of("durations", List.of("2s")), "nodeMemoryCollectPolicy",
-                "usageWithoutPageCache")));
-        raw.resource(fixed).update();
+        writeSpec(client, collectPolicy(1));
         Await.until(Duration.ofSeconds(15), () -> !koordlet.koordlet().problems().containsKey("NodeMetric " + NODE));
     }
 

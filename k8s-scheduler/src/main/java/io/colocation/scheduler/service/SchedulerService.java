@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,8 @@ public final class SchedulerService implements AutoCloseable {
     private static final int BINDERS = 16;
     /** A leading loop silent this long is stuck: liveness fails so the kubelet restarts the replica. */
     static final Duration LOOP_STALL = Duration.ofSeconds(60);
+    /** How long a closing replica lets the bindings in flight finish. */
+    private static final Duration BIND_DRAIN = Duration.ofSeconds(5);
     /** An API server silent this long makes the replica unready. */
     static final Duration API_STALE = Duration.ofSeconds(20);
 
@@ -391,7 +394,17 @@ public final class SchedulerService implements AutoCloseable {
         }
         permitTimer.shutdownNow();
         podGroupSync.shutdownNow();
-        binding.shutdownNow();
+        // A binding the API server is answering finishes and records its Event before the recorder closes (the waiting
+        // ones see leading false and give their pods back); the pod is bound either way, its Event would be lost.
+        binding.shutdown();
+        try {
+            if (!binding.awaitTermination(BIND_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                binding.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            binding.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         events.close();
         cache.close();
         if (probe != null) {

@@ -18,6 +18,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -112,11 +114,14 @@ class SchedulerBadInputsOnApiServerTest {
         node(client, "ok-node", "2000");
         node(client, "garbage-node", "16000");
         node(client, "badtime-node", "16000");
-        rawNodeMetric(client, "garbage-node", Map.of("updateTime", java.time.Instant.now().toString(), "podsMetric", "garbage"));
         rawNodeMetric(client, "badtime-node", Map.of("updateTime", "yesterday"));
+        rawNodeMetric(client, "garbage-node", Map.of("updateTime", java.time.Instant.now().toString(), "podsMetric", "garbage"));
 
         SchedulerService first = start(client, "replica-a", null);
         Await.until(Duration.ofSeconds(30), first::leading);
+        // The informer's first list comes from the API server's watch cache, which may trail the writes above by a few
+        // milliseconds; its watch then brings them in order. The garbage metric, written last, seen: both are.
+        Await.until(Duration.ofSeconds(10), () -> first.unreadableNodeMetrics().containsKey("garbage-node"));
         batchPod(client, "small", "1000");
         batchPod(client, "big", "8000");
         Await.until(Duration.ofSeconds(30), () -> "ok-node".equals(nodeOf(client, "small")));
@@ -202,8 +207,8 @@ class SchedulerBadInputsOnApiServerTest {
         created.clear();
         for (int i = 0; i < relabelled; i++) {
             String name = "storm-" + i;
-            created.add(creators.submit(() -> client.pods().inNamespace(NS).withName(name)
-                    .edit(p -> new PodBuilder(p).editMetadata().addToLabels("retry", "yes").endMetadata().build())));
+            created.add(creators.submit(() -> client.pods().inNamespace(NS).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"metadata\":{\"labels\":{\"retry\":\"yes\"}}}"))); // as kubectl label: no resourceVersion
         }
         for (Future<?> f : created) {
             f.get();

@@ -14,18 +14,19 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * The Kubernetes objects a colocation cluster is made of, written to a real API server as the real
@@ -110,44 +111,16 @@ public final class ColocationObjects {
     }
 
     /**
-     * A Node with cpu/memory capacity (= allocatable), as a kubelet would report it. A running broker annotates the
-     * new node and writes its batch resources meanwhile, so the status is written over a fresh read, keeping what the
-     * broker wrote, and a conflict (409) is retried, as a kubelet does.
+     * A Node with cpu/memory capacity (= allocatable), as a kubelet would report it: its status written by a merge
+     * patch, as a kubelet patches its status, so what a running broker wrote meanwhile (its annotations, the batch
+     * resources in capacity and allocatable) stays and no write conflicts with it.
      */
     public static Node node(KubernetesClient client, String name, String owner, int cores, long memoryGi) {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels(OWNER_LABEL, owner)
                 .endMetadata().build()).create();
         Map<String, Quantity> resources = Map.of("cpu", new Quantity(Integer.toString(cores)), "memory",
                 new Quantity(memoryGi + "Gi"), "pods", new Quantity("110"));
-        return retryingConflicts(() -> {
-            Node current = client.nodes().withName(name).get();
-            Map<String, Quantity> capacity = new HashMap<>();
-            Map<String, Quantity> allocatable = new HashMap<>();
-            NodeStatus status = current.getStatus() == null ? new NodeStatus() : current.getStatus();
-            if (status.getCapacity() != null) {
-                capacity.putAll(status.getCapacity());
-            }
-            if (status.getAllocatable() != null) {
-                allocatable.putAll(status.getAllocatable());
-            }
-            capacity.putAll(resources);
-            allocatable.putAll(resources);
-            current.setStatus(new NodeStatusBuilder(status).withCapacity(capacity).withAllocatable(allocatable).build());
-            return client.nodes().resource(current).updateStatus();
-        });
-    }
-
-    /** Runs a read-modify-write again from its read when the object changed meanwhile (409), up to 20 times. */
-    private static <T> T retryingConflicts(Supplier<T> readModifyWrite) {
-        for (int attempt = 0;; attempt++) {
-            try {
-                return readModifyWrite.get();
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt >= 20) {
-                    throw e;
-                }
-            }
-        }
+        return kubeletStatus(client, name, new NodeStatusBuilder().withCapacity(resources).withAllocatable(resources).build());
     }
 
     /**
@@ -156,9 +129,39 @@ public final class ColocationObjects {
      */
     public static Node readyNode(KubernetesClient client, String name, Map<String, Quantity> resources) {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
-        client.nodes().withName(name).edit(n -> new NodeBuilder(n).editOrNewSpec().withTaints(List.of()).endSpec().build());
-        return client.nodes().withName(name).editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(resources)
-                .withAllocatable(resources).endStatus().build());
+        untaintNotReady(client, name);
+        return kubeletStatus(client, name, new NodeStatusBuilder().withCapacity(resources).withAllocatable(resources).build());
+    }
+
+    /**
+     * Writes a Node's status as a kubelet does: a JSON merge patch of the status subresource, without a
+     * resourceVersion. The keys of {@code capacity} and {@code allocatable} it does not name (the broker's batch
+     * resources) stay; the lists it names (conditions) are replaced.
+     */
+    public static Node kubeletStatus(KubernetesClient client, String name, NodeStatus status) {
+        String patch = client.getKubernetesSerialization().asJson(Map.of("status", status));
+        return client.nodes().withName(name).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    }
+
+    /**
+     * Takes off the {@code node.kubernetes.io/not-ready} taint the API server puts on a new Node, as the node lifecycle
+     * controller does once the kubelet reports Ready (none runs here): over a fresh read, again on a conflict, other
+     * taints kept.
+     */
+    public static void untaintNotReady(KubernetesClient client, String name) {
+        ReadModifyWrite.retried(() -> client.nodes().withName(name).edit(n -> {
+            if (n.getSpec() != null && n.getSpec().getTaints() != null) {
+                n.getSpec().setTaints(new ArrayList<>(n.getSpec().getTaints().stream()
+                        .filter(t -> !"node.kubernetes.io/not-ready".equals(t.getKey())).toList()));
+            }
+            return n;
+        }));
+    }
+
+    /** Sets one label of a Node as {@code kubectl label} does: a JSON merge patch without a resourceVersion. */
+    public static void labelNode(KubernetesClient client, String name, String key, String value) {
+        String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("labels", Map.of(key, value))));
+        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
 
     /**
@@ -172,7 +175,7 @@ public final class ColocationObjects {
         Map<String, Object> usage = Map.of("resources", Map.of("cpu", cpuMilli + "m", "memory", Long.toString(memoryBytes)));
         Map<String, Object> status = Map.of("updateTime", updateTime.toString(),
                 "nodeMetric", Map.of("nodeUsage", usage, "systemUsage", usage), "podsMetric", List.of());
-        retryingConflicts(() -> {
+        ReadModifyWrite.retried(() -> {
             GenericKubernetesResource existing = resources.withName(node).get();
             if (existing == null) {
                 GenericKubernetesResource nm = new GenericKubernetesResource();

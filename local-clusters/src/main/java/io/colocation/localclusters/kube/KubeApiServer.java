@@ -77,13 +77,15 @@ public final class KubeApiServer implements Closeable {
     /**
      * The directory holding {@code kube-apiserver} and {@code etcd}: the system property
      * {@value #BIN_DIR_PROPERTY}, the environment variable {@value #BIN_DIR_ENV}, or the cache the
-     * install script writes.
+     * install script writes ({@code $COLOCATION_CACHE}, by default {@code ~/.cache/colocation}, then
+     * {@code kube-1.20.2/bin}).
      */
     public static Path locateBinaries() {
         String configured = System.getProperty(BIN_DIR_PROPERTY, System.getenv(BIN_DIR_ENV));
-        Path dir = configured != null && !configured.isBlank()
-                ? Path.of(configured)
-                : Path.of(System.getProperty("user.home"), ".cache", "colocation", "kube-1.20.2", "bin");
+        String cache = System.getenv("COLOCATION_CACHE");
+        Path dir = configured != null && !configured.isBlank() ? Path.of(configured)
+                : (cache != null && !cache.isBlank() ? Path.of(cache) : Path.of(System.getProperty("user.home"), ".cache", "colocation"))
+                        .resolve("kube-1.20.2").resolve("bin");
         if (!Files.isExecutable(dir.resolve("kube-apiserver")) || !Files.isExecutable(dir.resolve("etcd"))) {
             throw new IllegalStateException("No kube-apiserver and etcd in " + dir
                     + ": run dev/install-kube-apiserver.sh (it builds and caches them), or point "

@@ -206,26 +206,12 @@ public final class KubeletNode implements Closeable {
             Node node = client.nodes().withName(nodeName).get();
             if (node != null && node.getStatus() != null && node.getStatus().getConditions() != null
                     && node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))) {
-                untaintReady();
+                ColocationObjects.untaintNotReady(client, nodeName);
                 return;
             }
             Processes.awaitStep(250);
         }
         throw new IOException("node " + nodeName + " not Ready within " + READY_TIMEOUT.toSeconds() + " s; see " + workDir.resolve("kubelet.log"));
-    }
-
-    /**
-     * Takes off the {@code node.kubernetes.io/not-ready} taint the API server put on the new Node, as the node
-     * lifecycle controller would once the kubelet reports Ready (none runs here), so schedulers may place pods on it.
-     */
-    private void untaintReady() {
-        client.nodes().withName(nodeName).edit(n -> {
-            if (n.getSpec() != null && n.getSpec().getTaints() != null) {
-                n.getSpec().setTaints(new ArrayList<>(n.getSpec().getTaints().stream()
-                        .filter(t -> !"node.kubernetes.io/not-ready".equals(t.getKey())).toList()));
-            }
-            return n;
-        });
     }
 
     private void checkAlive() throws IOException {

@@ -4,12 +4,13 @@ import io.colocation.api.concurrent.Daemons;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.KubeTime;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.model.pod.PodClassifier;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -56,14 +57,12 @@ public final class NodeSimulator implements AutoCloseable {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels(NODE_LABEL, "true")
                     .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux").endMetadata().build()).create();
             // The API server taints a new node not-ready; no node controller runs here to take it off, so the simulator does.
-            client.nodes().withName(name).edit(node -> new NodeBuilder(node).editOrNewSpec().withTaints(List.of()).endSpec().build());
-            Node n = client.nodes().withName(name).get();
-            n.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
-                    .withConditions(ready(Instant.now())).withNewNodeInfo().withKubeletVersion("v1.20.2-sandbox")
+            ColocationObjects.untaintNotReady(client, name);
+            ColocationObjects.kubeletStatus(client, name, new NodeStatusBuilder().withCapacity(capacity)
+                    .withAllocatable(capacity).withConditions(ready(Instant.now())).withNewNodeInfo().withKubeletVersion("v1.20.2-sandbox")
                     .withOperatingSystem("linux").withArchitecture("amd64").withContainerRuntimeVersion("simulated://1")
                     .withKernelVersion("").withOsImage("colocation sandbox").withKubeProxyVersion("").withMachineID("")
                     .withSystemUUID("").withBootID("").endNodeInfo().build());
-            client.nodes().resource(n).updateStatus();
         }
         NodeSimulator sim = new NodeSimulator(client, Set.copyOf(names));
         sim.lastHeartbeat = Instant.now();
@@ -90,10 +89,8 @@ public final class NodeSimulator implements AutoCloseable {
             if (Duration.between(lastHeartbeat, now).toSeconds() >= 20) {
                 lastHeartbeat = now;
                 for (String name : nodes) {
-                    client.nodes().withName(name).editStatus(n -> {
-                        n.getStatus().setConditions(List.of(ready(now)));
-                        return n;
-                    });
+                    ColocationObjects.kubeletStatus(client, name, new NodeStatusBuilder()
+                            .withConditions(ready(now)).build());
                 }
             }
         } catch (KubernetesClientException | InvalidInputException e) {

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.ResourceNames;
 import io.colocation.api.concurrent.Daemons;
 import io.colocation.kube.client.Patches;
+import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.model.pod.PodClassifier;
 import io.colocation.simulator.host.BatchTask;
 import io.colocation.simulator.host.SimulatedHost;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
@@ -81,17 +81,14 @@ public final class SimulatedKubelets implements AutoCloseable {
                 client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels(NODE_LABEL, "true")
                         .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux").endMetadata()
                         .withNewSpec().endSpec().build()).create();
-                Node n = client.nodes().withName(name).get();
-                n.getSpec().setTaints(List.of());
-                n = client.nodes().resource(n).update();
+                ColocationObjects.untaintNotReady(client, name);
                 String now = clock.instant().toString();
-                n.setStatus(new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
+                ColocationObjects.kubeletStatus(client, name, new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
                         .withConditions(new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
                                 .withMessage("simulated kubelet").withLastHeartbeatTime(now).withLastTransitionTime(now).build())
                         .withNewNodeInfo().withKubeletVersion("v1.20.2-simulated").withOperatingSystem("linux").withArchitecture("amd64")
                         .withContainerRuntimeVersion("simulated://1").withKernelVersion("").withOsImage("colocation simulate")
                         .withKubeProxyVersion("").withMachineID("").withSystemUUID("").withBootID("").endNodeInfo().build());
-                client.nodes().resource(n).updateStatus();
                 return null;
             }));
         }

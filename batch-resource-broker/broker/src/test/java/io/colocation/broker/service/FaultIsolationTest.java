@@ -22,6 +22,7 @@ import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.yarn.SimulatedYarnPlugin;
 import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
+import io.colocation.kube.client.NodeAnnotationPatch;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -115,14 +116,9 @@ class FaultIsolationTest {
         return registry.runHealthChecks();
     }
 
+    /** As a third party annotates a Node it shares with the running broker: a merge patch of the one annotation. */
     private static void annotate(KubernetesClient client, String node, String key, String value) {
-        client.nodes().withName(node).edit(n -> {
-            if (n.getMetadata().getAnnotations() == null) {
-                n.getMetadata().setAnnotations(new java.util.HashMap<>());
-            }
-            n.getMetadata().getAnnotations().put(key, value);
-            return n;
-        });
+        NodeAnnotationPatch.set(client, node, key, value);
     }
 
     @Test

@@ -99,10 +99,7 @@ class SloControllersTest {
                 .getSpec().metricCollectPolicy().reportIntervalSeconds() == 60);
 
         // A label puts the node under the node strategy.
-        client.nodes().withName(node).edit(n -> {
-            n.getMetadata().getLabels().put("size", "big");
-            return n;
-        });
+        ColocationObjects.labelNode(client, node, "size", "big");
         Await.until(Duration.ofSeconds(10), () -> suppress(client, node) == 75);
 
         // The node goes: so do its NodeMetric and NodeSLO.

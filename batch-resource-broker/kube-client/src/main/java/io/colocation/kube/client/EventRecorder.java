@@ -172,7 +172,9 @@ public final class EventRecorder implements AutoCloseable {
         this.writeToken = writeToken;
         this.writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(BACKLOG),
                 Daemons.named(component + "-events"), (r, pool) -> {
-                    if (dropped.incrementAndGet() % BACKLOG == 1) {
+                    if (pool.isShutdown()) {
+                        LOG.debug("{}: an Event recorded after close is not written", component);
+                    } else if (dropped.incrementAndGet() % BACKLOG == 1) {
                         LOG.warn("{} Events waiting to be written: dropping Events ({} so far)", BACKLOG, dropped.get());
                     }
                 });
