@@ -168,7 +168,7 @@ public final class Sandbox implements AutoCloseable {
                             "-Ddw.server.adminConnectors[0].port=" + LoopbackPorts.pick(),
                             // the ClusterColocationProfile webhook, called by the API server on loopback
                             "-Ddw.webhook.enabled=true", "-Ddw.webhook.bindHost=127.0.0.1", "-Ddw.webhook.port=" + webhookPort,
-                            "-Ddw.webhook.hosts=127.0.0.1", "-Xmx256m"),
+                            "-Ddw.webhook.hosts=127.0.0.1", "-Ddw.webhook.validatingConfigurationName=", "-Xmx256m"),
                     Map.of("COLOCATION_BROKER_TOKEN", token), logs.resolve("broker.log"), Duration.ofSeconds(120), broker::answers));
             narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes; its webhook converts the batch"
                     + " namespace's pods by conf/" + ClusterSetup.PROFILE);

@@ -92,11 +92,12 @@ public final class KubeSchedulerConfiguration {
         JsonNode profiles = doc.path("profiles");
         List<String> notes = new ArrayList<>();
         int percentage = percentage(doc, 0, where);
+        if (!profiles.isMissingNode() && !profiles.isNull() && !profiles.isArray()) {
+            throw new InvalidInputException(where + ": profiles must be a list of profiles, found " + profiles.getNodeType()
+                    .toString().toLowerCase(java.util.Locale.ROOT) + " " + profiles);
+        }
         if (profiles.isMissingNode() || profiles.isNull() || profiles.isEmpty()) {
             return build(DEFAULT_SCHEDULER_NAME, null, null, percentage, where, notes, handle);
-        }
-        if (!profiles.isArray()) {
-            throw new InvalidInputException(where + ": profiles must be a list");
         }
         List<Profile> out = new ArrayList<>();
         for (int i = 0; i < profiles.size(); i++) {
@@ -219,9 +220,15 @@ public final class KubeSchedulerConfiguration {
                     notes.add(where + ": plugin " + n + " is not part of this scheduler; skipped");
                     continue;
                 }
-                long weight = e.path("weight").asLong(0);
-                if (weight < 0) {
-                    throw new InvalidInputException(where + ".plugins." + section + ".enabled[" + n + "].weight: must not be negative");
+                JsonNode w = e.get("weight");
+                long weight = 0;
+                if (w != null && !w.isNull()) {
+                    // kube-scheduler's Plugin.weight is an int32: with every score at most 100 a total cannot overflow
+                    if (!w.isIntegralNumber() || !w.canConvertToInt() || w.intValue() < 0) {
+                        throw new InvalidInputException(where + ".plugins." + section + ".enabled[" + n + "].weight: must be an"
+                                + " integer from 0 to 2147483647 (an int32), found " + w);
+                    }
+                    weight = w.intValue();
                 }
                 out.put(n, weight == 0 ? 1 : weight);
             }

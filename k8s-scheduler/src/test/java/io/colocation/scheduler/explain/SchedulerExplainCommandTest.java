@@ -285,6 +285,29 @@ class SchedulerExplainCommandTest {
         assertTrue(bad.err().contains("percentageOfNodesToScore must be an integer from 0 to 100, found 150"), bad.err());
     }
 
+    /** The probe's configurations: a weight beyond int32 printed a wrapped score with exit 0; profiles as a string were taken as none. */
+    @Test
+    void aWeightBeyondInt32AndProfilesThatAreNoListAreRefusedNamed() throws Exception {
+        String wide = """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                profiles:
+                - schedulerName: koord-scheduler
+                  plugins:
+                    score: {enabled: [{name: LoadAwareScheduling, weight: 9223372036854775807}]}
+                """;
+        Run r = run(INCOMING + node("test-node-1", "96", "512Gi", ""), wide);
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.err().contains("plugins.score.enabled[LoadAwareScheduling].weight: must be an integer from 0 to 2147483647"), r.err());
+        Run text = run(INCOMING + node("test-node-1", "96", "512Gi", ""), """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                profiles: koord-scheduler
+                """);
+        assertEquals(1, text.exit(), text.out());
+        assertTrue(text.err().contains("profiles must be a list of profiles, found string \"koord-scheduler\""), text.err());
+    }
+
     @Test
     void theNodeAnnotationOverridesThresholds() throws Exception {
         String annotated = """

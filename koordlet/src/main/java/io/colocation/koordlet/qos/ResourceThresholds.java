@@ -59,8 +59,9 @@ public record ResourceThresholds(
         }
         ObjectNode t = JsonMerge.merge(SloConfigKey.RESOURCE_THRESHOLD.defaults(), spec);
         // Koordinator's value rules, as the broker checks a ConfigMap's: a percent of 9223372036854775807 written into a
-        // NodeSLO by hand must not overflow into the most suppression there is
-        List<String> problems = SloConfigParser.problems(SloConfigKey.RESOURCE_THRESHOLD, t, where);
+        // NodeSLO by hand must not overflow into the most suppression there is. A threshold not above its lower bound is
+        // the eviction strategy's to judge: it skips itself for the round, and suppression and the others run
+        List<String> problems = SloConfigParser.valueProblems(SloConfigKey.RESOURCE_THRESHOLD, t, where);
         if (!problems.isEmpty()) {
             throw new InvalidInputException(String.join("; ", problems));
         }

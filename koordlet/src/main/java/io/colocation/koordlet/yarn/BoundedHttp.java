@@ -1,7 +1,9 @@
 package io.colocation.koordlet.yarn;
 
 import java.io.ByteArrayOutputStream;
+import io.colocation.api.io.LimitedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -12,7 +14,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,20 +26,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * One HTTP exchange with a local peer that may be hostile or broken: the answer's body is counted while it streams
  * and dropped past a size (never read whole first), and the whole exchange, headers and body, ends at a deadline (the
  * JDK client's request timeout covers the headers only, so a peer sending a byte a second would hold the caller for
- * ever).
+ * ever). {@link #send} collects a small body; {@link #stream} hands a large one to a reader as it arrives, so what is
+ * held is what the reader keeps of it.
  */
 final class BoundedHttp {
     /** An answer: its status and its body. */
     record Answer(int status, byte[] body) {
-    }
-
-    /** The body went past the size allowed. */
-    static final class TooLarge extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        TooLarge(int max) {
-            super("answered more than " + max + " bytes");
-        }
     }
 
     private final HttpClient http;
@@ -50,16 +47,24 @@ final class BoundedHttp {
             body.set(b);
             return b;
         });
-        try {
-            HttpResponse<byte[]> response = exchange.get(total.toMillis(), TimeUnit.MILLISECONDS);
-            return new Answer(response.statusCode(), response.body());
-        } catch (TimeoutException e) {
+        HttpResponse<byte[]> response = await(exchange, total, "no complete answer", () -> {
             LimitedBody b = body.get();
             if (b != null) {
                 b.abort();
             }
+        });
+        return new Answer(response.statusCode(), response.body());
+    }
+
+    /** The exchange's response within {@code total}, else {@code onTimeout} run, the exchange cancelled and a timeout thrown. */
+    private static <T> HttpResponse<T> await(CompletableFuture<HttpResponse<T>> exchange, Duration total, String missing,
+            Runnable onTimeout) throws IOException, InterruptedException {
+        try {
+            return exchange.get(total.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            onTimeout.run();
             exchange.cancel(true);
-            throw new HttpTimeoutException("no complete answer within " + total.toMillis() + " ms");
+            throw new HttpTimeoutException(missing + " within " + total.toMillis() + " ms");
         } catch (InterruptedException e) {
             exchange.cancel(true);
             throw e;
@@ -71,6 +76,57 @@ final class BoundedHttp {
             throw new IOException(cause == null ? e.toString() : cause.toString(), cause);
         }
     }
+
+    /** Reads a body as it streams; what it returns becomes the answer's value. */
+    @FunctionalInterface
+    interface BodyReader<T> {
+        T read(InputStream body) throws IOException;
+    }
+
+    /** An answer read as it streamed: its status and what the reader made of its body (null when the status is not 200). */
+    record Streamed<T>(int status, T value) {
+    }
+
+    /**
+     * The exchange with the body read by {@code reader} as it arrives, never held whole: at most {@code maxBytes} of it
+     * ({@link LimitedInputStream.TooLarge} past that) and all of it within {@code total} (the stream is closed at the deadline, which ends
+     * a read that waits on a slow peer). A status other than 200 is returned without reading the body.
+     */
+    <T> Streamed<T> stream(HttpRequest request, int maxBytes, Duration total, BodyReader<T> reader)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + total.toNanos();
+        HttpResponse<InputStream> response = await(http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()), total,
+                "no answer", () -> { });
+        try (InputStream body = new LimitedInputStream(response.body(), maxBytes, "answered more than " + maxBytes + " bytes")) {
+            if (response.statusCode() != 200) {
+                return new Streamed<>(response.statusCode(), null);
+            }
+            long left = deadline - System.nanoTime();
+            ScheduledFuture<?> cut = DEADLINES.schedule(() -> close(body), Math.max(left, 0), TimeUnit.NANOSECONDS);
+            try {
+                return new Streamed<>(200, reader.read(body));
+            } catch (IOException e) {
+                if (System.nanoTime() - deadline >= 0 && !(e instanceof LimitedInputStream.TooLarge)) {
+                    throw new HttpTimeoutException("no complete answer within " + total.toMillis() + " ms");
+                }
+                throw e;
+            } finally {
+                cut.cancel(false);
+            }
+        }
+    }
+
+    private static void close(InputStream body) {
+        try {
+            body.close();
+        } catch (IOException ignored) {
+            // closing is how the deadline ends the read; nothing more to do
+        }
+    }
+
+    /** Ends the reads that run past their deadline. */
+    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
+            io.colocation.api.concurrent.Daemons.named("copilot-deadlines"));
 
     /** Collects a body up to {@code max} bytes; beyond that it cancels the stream and fails. */
     private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
@@ -99,7 +155,7 @@ final class BoundedHttp {
             for (ByteBuffer b : items) {
                 if (out.size() + b.remaining() > max) {
                     subscription.cancel();
-                    result.completeExceptionally(new TooLarge(max));
+                    result.completeExceptionally(new LimitedInputStream.TooLarge("answered more than " + max + " bytes"));
                     return;
                 }
                 byte[] chunk = new byte[b.remaining()];

@@ -1,7 +1,8 @@
 package io.colocation.koordlet.yarn;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.log.DistinctWarnings;
 import io.colocation.copilot.api.ContainerInfo;
@@ -39,6 +40,10 @@ public final class CopilotClient {
     private static final Logger LOG = LoggerFactory.getLogger(CopilotClient.class);
     private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     static final int MAX_BODY = 8 * 1024 * 1024;
+    /** Far more than a NodeManager runs at once (its memory and vcores bound it to a few hundred): a host's maximum here. */
+    static final int MAX_RUNNING_CONTAINERS = 4096;
+    /** Processes of one container: a YARN task's JVM and what it forks. */
+    static final int MAX_PIDS_PER_CONTAINER = 4096;
     private static final int MAX_SMALL_BODY = 64 * 1024;
     public static final Duration LIST_DEADLINE = Duration.ofSeconds(3);
     static final Duration KILL_DEADLINE = Duration.ofSeconds(5);
@@ -150,7 +155,8 @@ public final class CopilotClient {
         String subject = "copilot " + containers;
         try {
             CopilotPeer.Verified p = verifiedPeer();
-            BoundedHttp.Answer answer = http.send(request(containers, p).GET().build(), MAX_BODY, LIST_DEADLINE);
+            BoundedHttp.Streamed<List<YarnTarget>> answer = http.stream(request(containers, p).GET().build(), MAX_BODY, LIST_DEADLINE,
+                    body -> readRunning(body, cgroupParent, p.pid()));
             if (answer.status() != 200) {
                 if (answer.status() == 401) {
                     peer = null; // a new token after a NodeManager restart: read it again
@@ -158,22 +164,21 @@ public final class CopilotClient {
                 warnings.warn(subject, "answered HTTP " + answer.status());
                 return Optional.empty();
             }
-            List<YarnTarget> result = accept(parse(answer.body()), cgroupParent, p.pid());
             warnings.resolved(subject);
-            return Optional.of(result);
+            return Optional.of(answer.value());
         } catch (PeerRefused e) {
             warnings.warn(subject, "refused: " + e.getMessage());
             return Optional.empty();
-        } catch (BoundedHttp.TooLarge e) {
+        } catch (io.colocation.api.io.LimitedInputStream.TooLarge e) {
             warnings.warn(subject, e.getMessage() + "; not a container list");
+            return Optional.empty();
+        } catch (InvalidAnswer e) {
+            warnings.warn(subject, "answered something that is not its container list: " + e.getMessage());
             return Optional.empty();
         } catch (IOException e) {
             peer = null;
             warnings.warn(subject, "cannot be asked: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
                     + " (is the NodeManager with the yarn_copilot aux service running on this host?)");
-            return Optional.empty();
-        } catch (InvalidAnswer e) {
-            warnings.warn(subject, "answered something that is not its container list: " + e.getMessage());
             return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -247,39 +252,79 @@ public final class CopilotClient {
         return p;
     }
 
-    /** The running containers that pass every check; what does not is refused and counted. */
-    private List<YarnTarget> accept(List<ContainerInfo> listed, String cgroupParent, long nodeManagerPid) {
+    /**
+     * The running containers that pass every check, read from the copilot's list as it streams: one container is held
+     * at a time, so what the list costs in memory is the targets kept, at most {@link #MAX_RUNNING_CONTAINERS} of
+     * {@link #MAX_PIDS_PER_CONTAINER} processes each, whatever the list's length up to {@link #MAX_BODY} bytes. What does
+     * not pass is refused and counted.
+     */
+    List<YarnTarget> readRunning(java.io.InputStream body, String cgroupParent, long nodeManagerPid) throws IOException {
         List<YarnTarget> result = new ArrayList<>();
-        for (ContainerInfo c : listed) {
-            if (!YarnContainerIds.isValid(c.containerID())) {
-                refuse(Refusal.CONTAINER_ID, "container '" + c.containerID() + "'", "not a YARN container id; ignored");
-                continue;
+        int index = 0;
+        try (JsonParser parser = JSON.getFactory().createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_ARRAY) {
+                throw new InvalidAnswer("expected a JSON list of containers");
             }
-            if (!"RUNNING".equals(c.state())) {
-                continue;
-            }
-            String dir = c.cgroupDir() == null ? "" : c.cgroupDir().replaceAll("^/+", "").replaceAll("/+$", "");
-            if (!dir.isEmpty() && !dir.equals(cgroupParent + "/" + c.containerID())) {
-                refuse(Refusal.CGROUP_DIR, "container " + c.containerID(), "cgroup '" + c.cgroupDir() + "' is not "
-                        + cgroupParent + "/" + c.containerID() + "; measured and placed there instead");
-                dir = "";
-            }
-            List<Integer> pids = new ArrayList<>();
-            for (Integer pid : c.pids() == null ? List.<Integer>of() : c.pids()) {
-                if (pid == null) {
-                    continue;
+            for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken(), index++) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new InvalidAnswer("container [" + index + "] is not an object");
                 }
-                if (pid > 1 && processes.descendsFrom(pid, nodeManagerPid)) {
-                    pids.add(pid);
-                } else {
-                    refuse(Refusal.PID, "container " + c.containerID() + " process " + pid,
-                            "does not descend from the NodeManager (pid " + nodeManagerPid + "); not measured, not moved");
+                ContainerInfo c;
+                try {
+                    c = JSON.readValue(parser, ContainerInfo.class);
+                } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+                    throw new InvalidAnswer("container [" + index + "]: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+                }
+                if (c == null || c.containerID() == null || c.containerID().isEmpty()) {
+                    throw new InvalidAnswer("container [" + index + "] has no containerID");
+                }
+                if (c.pids() != null && c.pids().size() > MAX_PIDS_PER_CONTAINER) {
+                    throw new InvalidAnswer("container " + c.containerID() + " lists " + c.pids().size() + " processes, more than the "
+                            + MAX_PIDS_PER_CONTAINER + " a container can have here");
+                }
+                YarnTarget target = accept(c, cgroupParent, nodeManagerPid);
+                if (target != null) {
+                    if (result.size() == MAX_RUNNING_CONTAINERS) {
+                        throw new InvalidAnswer("more than " + MAX_RUNNING_CONTAINERS + " running containers, more than a host runs");
+                    }
+                    result.add(target);
                 }
             }
-            result.add(new YarnTarget(c.containerID(), dir, pids, c.vcores(), c.memoryMB(), c.priority(),
-                    "APPLICATION_MASTER".equals(c.type())));
+        } catch (com.fasterxml.jackson.core.JsonParseException e) {
+            throw new InvalidAnswer("not JSON at container [" + index + "] (" + e.getOriginalMessage().lines().findFirst().orElse("") + ")");
         }
         return result;
+    }
+
+    /** The container as a target when it runs and passes every check; null when it does not run or is refused. */
+    private YarnTarget accept(ContainerInfo c, String cgroupParent, long nodeManagerPid) {
+        if (!YarnContainerIds.isValid(c.containerID())) {
+            refuse(Refusal.CONTAINER_ID, "container '" + c.containerID() + "'", "not a YARN container id; ignored");
+            return null;
+        }
+        if (!"RUNNING".equals(c.state())) {
+            return null;
+        }
+        String dir = c.cgroupDir() == null ? "" : c.cgroupDir().replaceAll("^/+", "").replaceAll("/+$", "");
+        if (!dir.isEmpty() && !dir.equals(cgroupParent + "/" + c.containerID())) {
+            refuse(Refusal.CGROUP_DIR, "container " + c.containerID(), "cgroup '" + c.cgroupDir() + "' is not "
+                    + cgroupParent + "/" + c.containerID() + "; measured and placed there instead");
+            dir = "";
+        }
+        List<Integer> pids = new ArrayList<>();
+        for (Integer pid : c.pids() == null ? List.<Integer>of() : c.pids()) {
+            if (pid == null) {
+                continue;
+            }
+            if (pid > 1 && processes.descendsFrom(pid, nodeManagerPid)) {
+                pids.add(pid);
+            } else {
+                refuse(Refusal.PID, "container " + c.containerID() + " process " + pid,
+                        "does not descend from the NodeManager (pid " + nodeManagerPid + "); not measured, not moved");
+            }
+        }
+        return new YarnTarget(c.containerID(), dir, pids, c.vcores(), c.memoryMB(), c.priority(),
+                "APPLICATION_MASTER".equals(c.type()));
     }
 
     /** Counts every refusal; names each refused thing once in the log. */
@@ -296,33 +341,8 @@ public final class CopilotClient {
         }
     }
 
-    static List<ContainerInfo> parse(byte[] body) throws InvalidAnswer {
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
-        } catch (IOException e) {
-            throw new InvalidAnswer("not JSON (" + e.getClass().getSimpleName() + ")");
-        }
-        if (root == null || !root.isArray()) {
-            throw new InvalidAnswer("expected a JSON list of containers");
-        }
-        List<ContainerInfo> result = new ArrayList<>();
-        for (int i = 0; i < root.size(); i++) {
-            ContainerInfo c;
-            try {
-                c = JSON.treeToValue(root.get(i), ContainerInfo.class);
-            } catch (IOException e) {
-                throw new InvalidAnswer("container [" + i + "]: " + e.getMessage().lines().findFirst().orElse(""));
-            }
-            if (c == null || c.containerID() == null || c.containerID().isEmpty()) {
-                throw new InvalidAnswer("container [" + i + "] has no containerID");
-            }
-            result.add(c);
-        }
-        return result;
-    }
-
-    static final class InvalidAnswer extends Exception {
+    /** The answer is not the copilot's container list (an IOException: it ends the body's reading). */
+    static final class InvalidAnswer extends IOException {
         private static final long serialVersionUID = 1L;
 
         InvalidAnswer(String message) {

@@ -214,6 +214,23 @@ class KoordletExplainCommandTest {
         assertEquals(List.of("test_be_pod_priority100_2"), names(r.json().at("/memoryEvict/victims")));
     }
 
+    /**
+     * A lower percent equal to its threshold: Koordinator's strategy logs it and skips itself for the round; the NodeSLO
+     * stands, so suppression and the other evictions run (before, the whole NodeSLO was refused: exit 1).
+     */
+    @Test
+    void aLowerPercentEqualToItsThresholdSkipsOnlyItsStrategy() throws Exception {
+        Run r = run(memoryCase("{enable: true, memoryEvictThresholdPercent: 82, memoryEvictLowerPercent: 82,"
+                + " cpuEvictThresholdPercent: 70, cpuEvictLowerPercent: 70, cpuSuppressThresholdPercent: 65}",
+                "BEMemoryEvict: true, BECPUSuppress: true"));
+        assertEquals(0, r.exit(), r.err());
+        JsonNode be = r.json().at("/memoryEvict/strategies/BEMemoryEvict");
+        assertEquals(0, be.get("release").size(), be.toString());
+        assertTrue(r.out().contains("BEMemoryEvict skipped: memoryEvictLowerPercent (82) must be below memoryEvictThresholdPercent (82)"),
+                r.out());
+        assertTrue(r.json().at("/cpuSuppress/enabled").asBoolean(), "suppression still runs: " + r.json().get("cpuSuppress"));
+    }
+
     /** A strategy whose gate is off is absent; one whose config is invalid is present and releases nothing. */
     @Test
     void memoryEvictNeedsItsPriorityThreshold() throws Exception {

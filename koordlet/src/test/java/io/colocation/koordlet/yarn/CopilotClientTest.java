@@ -203,6 +203,59 @@ class CopilotClientTest {
         }
     }
 
+    /** A container list of {@code count} containers, {@code running} of them RUNNING, about 240 bytes each. */
+    private static String list(int count, int running) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < count; i++) {
+            String id = String.format("container_1700000000000_0001_01_%06d", i + 2);
+            b.append(i == 0 ? "" : ",").append("{\"containerID\":\"").append(id).append("\",\"state\":\"")
+                    .append(i < running ? "RUNNING" : "COMPLETE").append("\",\"cgroupDir\":\"").append(PARENT).append('/').append(id)
+                    .append("\",\"vcores\":1,\"memoryMB\":512,\"priority\":0,\"type\":\"TASK\",\"pids\":[").append(SELF).append("]}");
+        }
+        return b.append(']').toString();
+    }
+
+    /**
+     * The probe's answers of 1, 3 and 8.3 MB ended the koordlet with OutOfMemoryError: read in a JVM started with the
+     * launcher's own koordlet heap (dist/src/bin/colocation), each is listed or refused, and the agent lives on.
+     */
+    @Test
+    void answersUpToTheCapAreReadWithinTheKoordletsHeap(@TempDir Path dir) throws Exception {
+        String launcher = Files.readString(Path.of("../dist/src/bin/colocation"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("KOORDLET_JVM_DEFAULTS=\"([^\"]+)\"").matcher(launcher);
+        assertTrue(m.find(), "the launcher sets the koordlet's JVM options");
+        List<String> heap = List.of(m.group(1).split(" "));
+        assertTrue(heap.contains("-Xmx64m") && heap.contains("-XX:+ExitOnOutOfMemoryError"), heap.toString());
+        Path token = token(dir, "t");
+        String[][] cases = {
+            {list(4_000, 4_000), "LISTED 4000"}, // about 1 MB: 4,000 containers running
+            {list(30_000, 4_000), "LISTED 4000"}, // about 7.5 MB: 4,000 running among 30,000
+            {list(12_000, 12_000), "more than " + CopilotClient.MAX_RUNNING_CONTAINERS + " running containers"}, // about 3 MB
+            {list(38_000, 100), "answered more than " + CopilotClient.MAX_BODY + " bytes"}}; // about 8.4 MB
+        try (FakeCopilot fake = new FakeCopilot()) {
+            fake.on("/information", FakeCopilot.json(200, information(SELF, token)));
+            for (String[] c : cases) {
+                byte[] body = c[0].getBytes(StandardCharsets.UTF_8);
+                fake.on("/v1/containers", ex -> {
+                    ex.sendResponseHeaders(200, body.length);
+                    try (OutputStream out = ex.getResponseBody()) {
+                        out.write(body);
+                    } catch (java.io.IOException e) {
+                        // the client stopped reading: a refusal
+                    }
+                });
+                List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                command.addAll(heap);
+                command.addAll(List.of("-cp", System.getProperty("java.class.path"), CopilotAtTheCap.class.getName(), fake.url()));
+                Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+                String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+                assertEquals(0, child.exitValue(), (body.length >> 10) + " KiB: " + out);
+                assertTrue(out.contains(c[1]), (body.length >> 10) + " KiB: " + out);
+            }
+        }
+    }
+
     @Test
     void killRefusesAnIdThatIsNotYarnsWithoutAsking(@TempDir Path dir) throws Exception {
         Path token = token(dir, "t");

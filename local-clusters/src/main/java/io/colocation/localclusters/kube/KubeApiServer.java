@@ -47,6 +47,7 @@ public final class KubeApiServer implements Closeable {
     private final Thread shutdownHook = new Thread(this::destroyProcesses, "kube-apiserver-shutdown");
     private int apiPort;
     private Path kubeconfig;
+    private WebhookClientIdentity webhookClient;
 
     private KubeApiServer(Path workDir) {
         this.workDir = workDir;
@@ -116,6 +117,7 @@ public final class KubeApiServer implements Closeable {
         Files.writeString(tokens, token + ",admin,admin,\"system:masters\"\n");
         Path saKey = workDir.resolve("service-account.key");
         writeServiceAccountKey(saKey);
+        webhookClient = WebhookClientIdentity.write(workDir.resolve("webhook-client"));
         spawn("kube-apiserver", List.of(bin.resolve("kube-apiserver").toString(),
                 "--etcd-servers=" + etcdUrl,
                 "--bind-address=127.0.0.1",
@@ -129,6 +131,7 @@ public final class KubeApiServer implements Closeable {
                 "--service-account-signing-key-file=" + saKey,
                 "--service-cluster-ip-range=10.0.0.0/24",
                 "--disable-admission-plugins=ServiceAccount",
+                "--admission-control-config-file=" + webhookClient.admissionConfig(),
                 "--allow-privileged=true",
                 "--logtostderr=true",
                 "--v=0"));
@@ -136,6 +139,11 @@ public final class KubeApiServer implements Closeable {
         awaitReady();
         kubeconfig = writeKubeconfig();
         LOG.info("kube-apiserver ready at {} (work dir {})", url(), workDir);
+    }
+
+    /** The client certificate this API server shows the webhooks it calls, and the CA that signed it. */
+    public WebhookClientIdentity webhookClientIdentity() {
+        return webhookClient;
     }
 
     /**

@@ -70,8 +70,11 @@ public final class ClusterSetup {
             try (var in = java.nio.file.Files.newInputStream(confDir.resolve("kubernetes/webhook.yaml"))) {
                 for (var item : client.load(in).items()) {
                     if (item instanceof io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration c) {
+                        // the pod webhooks only: the sandbox's koordlets act with the admin's rights, not a node agent's token
+                        c.getWebhooks().removeIf(w -> !w.getName().startsWith("mpod-"));
                         c.getWebhooks().forEach(w -> w.setClientConfig(new io.fabric8.kubernetes.api.model.admissionregistration.v1
-                                .WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + webhookPort + "/mutate-pod").build()));
+                                .WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + webhookPort
+                                        + w.getClientConfig().getService().getPath()).build()));
                         client.resource(c).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
                     }
                 }

@@ -28,6 +28,8 @@ public final class LoadTrace {
             "alibaba2018", new String[] {"traces/alibaba2018-machine-usage-8days-300s.csv", "cpu_util_percent"},
             "azure2019", new String[] {"traces/azure2019-vm-cpu-month-300s.csv", "cpu_usage"});
     private static final long MAX_BYTES = 64L * 1024 * 1024;
+    /** Far above any load in any unit (bytes included), and far enough below a double's range that means stay exact. */
+    static final double MAX_VALUE = 1e15;
 
     private final String name;
     private final String column;
@@ -68,8 +70,12 @@ public final class LoadTrace {
                     .toList()) + " nor a CSV file");
         }
         try {
-            if (!Files.isRegularFile(file)) {
+            if (!Files.exists(file)) {
                 throw new InvalidInputException(trace + ": no such file");
+            }
+            if (!Files.isRegularFile(file)) {
+                throw new InvalidInputException(trace + ": not a regular file (" + (Files.isDirectory(file) ? "a directory"
+                        : "a device, a FIFO or a socket") + "); give a CSV file");
             }
             if (Files.size(file) > MAX_BYTES) {
                 throw new InvalidInputException(trace + ": larger than 64 MiB; give a load curve, not a raw trace");
@@ -128,9 +134,9 @@ public final class LoadTrace {
         double[] values = new double[rows.size()];
         for (int r = 0; r < rows.size(); r++) {
             Double v = number(rows.get(r)[index]);
-            if (v == null || v < 0) {
+            if (v == null || v < 0 || v > MAX_VALUE) {
                 throw new InvalidInputException(source + ": line " + (r + 2) + ", column " + names.get(index) + ": '" + rows.get(r)[index]
-                        + "' is not a number at or above 0");
+                        + "' is not a number from 0 to 10^15 (any unit, only the curve's shape counts)");
             }
             values[r] = v;
         }

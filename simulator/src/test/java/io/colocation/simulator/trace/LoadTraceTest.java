@@ -46,9 +46,13 @@ class LoadTraceTest {
         Path words = Files.writeString(dir.resolve("words.csv"), "a,b\nx,y\nz,w\n");
         assertMessage(words + ": no numeric column in the first data row; name one with --trace-column", words.toString(), null);
         Path nan = Files.writeString(dir.resolve("nan.csv"), "a\n1\nNaN\n");
-        assertMessage(nan + ": line 3, column a: 'NaN' is not a number at or above 0", nan.toString(), null);
+        String range = " is not a number from 0 to 10^15 (any unit, only the curve's shape counts)";
+        assertMessage(nan + ": line 3, column a: 'NaN'" + range, nan.toString(), null);
         Path negative = Files.writeString(dir.resolve("neg.csv"), "a\n1\n-1\n");
-        assertMessage(negative + ": line 3, column a: '-1' is not a number at or above 0", negative.toString(), null);
+        assertMessage(negative + ": line 3, column a: '-1'" + range, negative.toString(), null);
+        // the probe's 1e308: summed it overflows, and the load came out 0 everywhere
+        Path huge = Files.writeString(dir.resolve("huge.csv"), "a\n1e308\n1e308\n");
+        assertMessage(huge + ": line 2, column a: '1e308'" + range, huge.toString(), null);
         Path zeros = Files.writeString(dir.resolve("zeros.csv"), "a\n0\n0\n");
         assertMessage(zeros + ": column a is 0 everywhere; a load curve needs a shape", zeros.toString(), null);
         Path one = Files.writeString(dir.resolve("one.csv"), "a\n5\n");
@@ -57,7 +61,11 @@ class LoadTraceTest {
         assertMessage(ok + ": no column 'b' (columns: a)", ok.toString(), "b");
         assertTrue(assertThrows(InvalidInputException.class, () -> LoadTrace.load(ok.toString(), null, 0)).getMessage()
                 .startsWith("--trace-step"));
-        assertMessage(dir + ": no such file", dir.toString(), null);
+        assertMessage(dir + ": not a regular file (a directory); give a CSV file", dir.toString(), null);
+        assertMessage("/dev/zero: not a regular file (a device, a FIFO or a socket); give a CSV file", "/dev/zero", null);
+        Path fifo = dir.resolve("fifo.csv");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        assertMessage(fifo + ": not a regular file (a device, a FIFO or a socket); give a CSV file", fifo.toString(), null);
     }
 
     private static void assertMessage(String expected, String trace, String column) {

@@ -5,6 +5,11 @@ import io.colocation.api.InvalidInputException;
 import io.colocation.api.concurrent.Daemons;
 import io.colocation.broker.webhook.AdmissionReviews;
 import io.colocation.broker.webhook.PodMutation;
+import io.colocation.broker.nodeagent.ApiServerPods;
+import io.colocation.broker.nodeagent.NodeAgentReviews;
+import io.colocation.broker.nodeagent.ReleaseProof;
+import io.colocation.broker.webhook.ProfileReviews;
+import java.util.Map;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,25 +21,50 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ClusterColocationProfile pod-mutating webhook as one part of a broker replica, leader or not (admission must not
- * wait for an election): the informers it reads, the HTTPS server, and the certificate kept current every
- * {@code checkInterval}. Lifecycle: {@link #start} (fails with one line when the CRD, the Secret or the port is missing),
+ * The broker's admission webhooks as one part of a broker replica, leader or not (admission must not wait for an
+ * election): the ClusterColocationProfile pod-mutating webhook ({@value #MUTATE_POD}), the profiles' validating webhook
+ * ({@value #VALIDATE_PROFILE}) and, when configured, the node agent's restriction ({@value #NODE_AGENT}); the informers
+ * they read, the HTTPS server, and the certificate kept current every {@code checkInterval}. Lifecycle: {@link #start} (fails with one line when the CRD, the Secret or the port is missing),
  * then {@link #stop}.
  */
 public final class AdmissionWebhook {
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
+    /** The pod-mutating webhook's path (Koordinator's). */
+    public static final String MUTATE_POD = "/mutate-pod";
+    /** The ClusterColocationProfile validating webhook's path. */
+    public static final String VALIDATE_PROFILE = "/validate-profile";
+    /** The node restriction of the node agent (a mutating webhook: it stamps the releases it allows). */
+    public static final String NODE_AGENT = "/node-agent";
 
-    /** Everything the webhook is told. */
+    /**
+     * Everything the webhook is told.
+     *
+     * @param clientCaPem             PEM certificates that issue the API server's client certificate; null: none is asked
+     * @param clientNames             the CNs a client certificate may carry (empty: any the CA issued)
+     * @param maxConnectionsPerClient open connections one address may hold
+     */
     public record Settings(String bindHost, int port, Certificates certificates, Duration checkInterval, PodMutation.Gates gates,
-            Duration startupTimeout) {
+            Duration startupTimeout, String clientCaPem, java.util.Set<String> clientNames, int maxConnectionsPerClient,
+            NodeAgent nodeAgent) {
+    }
+
+    /**
+     * The node restriction ({@code /node-agent}); null: not served.
+     *
+     * @param serviceAccounts the node agent's service accounts, {@code namespace:name}
+     * @param proof           stamps the releases the node's own agent writes
+     */
+    public record NodeAgent(java.util.Set<String> serviceAccounts, ReleaseProof proof) {
     }
 
     /**
      * Where the certificate lives and, when the broker generates it ({@code generate}), for which hosts and how long it
-     * lasts; {@code configurationName} is the MutatingWebhookConfiguration whose caBundle is kept current.
+     * lasts; {@code configurationName} is the MutatingWebhookConfiguration and {@code validatingConfigurationName} the
+     * ValidatingWebhookConfiguration whose caBundles are kept current.
      */
     public record Certificates(boolean generate, String namespace, String secretName, java.util.List<String> hosts,
-            String configurationName, Duration caValidity, Duration validity, Duration renewBefore) {
+            String configurationName, String validatingConfigurationName, Duration caValidity, Duration validity,
+            Duration renewBefore) {
     }
 
     private final KubernetesClient client;
@@ -62,12 +92,37 @@ public final class AdmissionWebhook {
         } catch (InvalidInputException | TimeoutException e) {
             throw new IllegalStateException("webhook: " + e.getMessage(), e);
         }
-        server = new WebhookServer(settings.bindHost(), settings.port(), keyStore, body -> {
-            AdmissionReviews.Answer a = AdmissionReviews.answer(body, cluster, settings.gates(),
-                    () -> ThreadLocalRandom.current().nextInt(100));
+        WebhookServer.ClientAuth clientAuth = null;
+        if (settings.clientCaPem() != null) {
+            try {
+                clientAuth = new WebhookServer.ClientAuth(ServingCertificate.certificates(settings.clientCaPem(), "webhook.clientAuth.caFile"),
+                        settings.clientNames());
+            } catch (InvalidInputException e) {
+                throw new IllegalStateException("webhook: " + e.getMessage(), e);
+            }
+        }
+        Map<String, WebhookServer.Reviewer> reviewers = new java.util.LinkedHashMap<>();
+        reviewers.put(MUTATE_POD, body -> {
+            AdmissionReviews.Answer a = AdmissionReviews.answer(body, cluster, settings.gates(), () -> ThreadLocalRandom.current().nextInt(100));
             record(a);
             return a.review();
         });
+        reviewers.put(VALIDATE_PROFILE, body -> {
+            ProfileReviews.Answer a = ProfileReviews.answer(body, cluster);
+            record(a);
+            return a.review();
+        });
+        NodeAgent nodeAgent = settings.nodeAgent();
+        if (nodeAgent != null) {
+            ApiServerPods pods = new ApiServerPods(client, Clock.systemUTC());
+            reviewers.put(NODE_AGENT, body -> {
+                NodeAgentReviews.Answer a = NodeAgentReviews.answer(body, nodeAgent.serviceAccounts(), pods, nodeAgent.proof());
+                record(a);
+                return a.review();
+            });
+        }
+        server = new WebhookServer(settings.bindHost(), settings.port(), keyStore, clientAuth, settings.maxConnectionsPerClient(),
+                reviewers);
         try {
             server.start();
         } catch (Exception e) {
@@ -75,8 +130,10 @@ public final class AdmissionWebhook {
                     + e.getMessage(), e);
         }
         serving = first.certificatePem();
-        LOG.info("webhook serving POST {} on https://{}:{} (certificate from Secret {}, valid until {})", WebhookServer.PATH,
-                settings.bindHost(), server.port(), keeper.secretRef(), expiry(first));
+        LOG.info("webhook serving POST {} on https://{}:{} (certificate from Secret {}, valid until {}; {})", reviewers.keySet(),
+                settings.bindHost(), server.port(), keeper.secretRef(), expiry(first), clientAuth == null
+                        ? "no client certificate asked" : "the API server's client certificate required"
+                                + (settings.clientNames().isEmpty() ? "" : ", CN one of " + settings.clientNames()));
         timer = Executors.newSingleThreadScheduledExecutor(Daemons.named("webhook-certificate"));
         Daemons.every(timer, settings.checkInterval().toMillis(), () -> check(keeper),
                 e -> LOG.warn("webhook certificate check failed: {}", e.toString()));
@@ -101,6 +158,29 @@ public final class AdmissionWebhook {
             return c.notAfter().toString();
         } catch (InvalidInputException e) {
             return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private void record(NodeAgentReviews.Answer a) {
+        metrics.meter(MetricRegistry.name("colocation", "webhook", "node-agent", a.decision().replace(' ', '-'))).mark();
+        if (a.decision().equals("refused")) {
+            LOG.warn("node agent {} refused: {}", a.agent(), a.message());
+        } else if (!a.message().isEmpty()) {
+            LOG.debug("node agent {}: {}", a.agent(), a.message());
+        }
+    }
+
+    private void record(ProfileReviews.Answer a) {
+        metrics.meter(MetricRegistry.name("colocation", "webhook", "profile", a.decision().replace(' ', '-'))).mark();
+        switch (a.decision()) {
+            case "refused" -> LOG.warn("ClusterColocationProfile {} refused: {}", a.profile(), a.message());
+            case "allowed" -> {
+                if (!a.message().isEmpty()) {
+                    LOG.info("ClusterColocationProfile {} allowed with a warning: {}", a.profile(), a.message());
+                }
+            }
+            default -> {
+            }
         }
     }
 

@@ -4,14 +4,21 @@ import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.ApiErrors;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.util.function.Function;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -23,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * (the pattern of cert-manager's CA injector and OPA's cert-controller). The Secret is the one source: every replica
  * serves what it holds. Generating, a replica creates the Secret when there is none and renews the serving certificate
  * from the same CA before it expires, so the caBundle the API server trusts does not change; replicas racing to do
- * either lose on the Secret's resourceVersion and read the winner's. Either way the named MutatingWebhookConfiguration's
- * caBundle is kept equal to the Secret's {@code ca.crt}.
+ * either lose on the Secret's resourceVersion and read the winner's. Either way the caBundles of the named
+ * MutatingWebhookConfiguration and ValidatingWebhookConfiguration are kept equal to the Secret's {@code ca.crt}.
  */
 final class CertificateKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(CertificateKeeper.class);
@@ -142,31 +149,20 @@ final class CertificateKeeper {
         return out;
     }
 
-    /** Every webhook of the configuration trusts the bundle; a missing configuration is logged once, then retried. */
+    /** Every webhook of both configurations trusts the bundle; a missing configuration is logged once, then retried. */
     private void injectCaBundle(String bundlePem) {
         String caBundle = Base64.getEncoder().encodeToString(bundlePem.getBytes(StandardCharsets.US_ASCII));
-        String name = settings.configurationName();
-        String state;
-        boolean problem = false;
-        try {
-            MutatingWebhookConfiguration config = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(name).get();
-            if (config == null) {
-                state = "MutatingWebhookConfiguration " + name + " not found: the API server does not call the webhook yet"
-                        + " (conf/kubernetes/webhook.yaml installs it)";
-                problem = true;
-            } else if (config.getWebhooks().stream().allMatch(w -> Objects.equals(caBundle, w.getClientConfig().getCaBundle()))) {
-                state = "caBundle of MutatingWebhookConfiguration " + name + " is current";
-            } else {
-                for (MutatingWebhook w : config.getWebhooks()) {
-                    w.getClientConfig().setCaBundle(caBundle);
-                }
-                client.admissionRegistration().v1().mutatingWebhookConfigurations().resource(config).update();
-                state = "caBundle of MutatingWebhookConfiguration " + name + " set from Secret " + secretRef();
-            }
-        } catch (KubernetesClientException e) {
-            state = "cannot update the caBundle of MutatingWebhookConfiguration " + name + ": " + ApiErrors.describe(e);
-            problem = true;
+        List<String> states = new ArrayList<>();
+        boolean problem = !inject("MutatingWebhookConfiguration", settings.configurationName(),
+                client.admissionRegistration().v1().mutatingWebhookConfigurations(),
+                c -> c.getWebhooks().stream().map(MutatingWebhook::getClientConfig).toList(), caBundle, states);
+        String validating = settings.validatingConfigurationName();
+        if (validating != null && !validating.isEmpty()) {
+            problem |= !inject("ValidatingWebhookConfiguration", validating,
+                    client.admissionRegistration().v1().validatingWebhookConfigurations(),
+                    c -> c.getWebhooks().stream().map(ValidatingWebhook::getClientConfig).toList(), caBundle, states);
         }
+        String state = String.join("; ", states);
         if (!state.equals(configurationState)) {
             if (problem) {
                 LOG.warn("{}", state);
@@ -174,6 +170,31 @@ final class CertificateKeeper {
                 LOG.info("{}", state);
             }
             configurationState = state;
+        }
+    }
+
+    /** Sets the bundle on every webhook of one configuration; false (and why in {@code states}) when it cannot. */
+    private <T extends HasMetadata> boolean inject(String kind, String name, NonNamespaceOperation<T, ?, ? extends Resource<T>> configs,
+            Function<T, List<WebhookClientConfig>> clientConfigs, String caBundle, List<String> states) {
+        try {
+            T config = configs.withName(name).get();
+            if (config == null) {
+                states.add(kind + " " + name + " not found: the API server does not call that webhook yet (conf/kubernetes/webhook.yaml"
+                        + " installs it)");
+                return false;
+            }
+            List<WebhookClientConfig> all = clientConfigs.apply(config);
+            if (all.stream().allMatch(c -> Objects.equals(caBundle, c.getCaBundle()))) {
+                states.add("caBundle of " + kind + " " + name + " is current");
+            } else {
+                all.forEach(c -> c.setCaBundle(caBundle));
+                configs.resource(config).update();
+                states.add("caBundle of " + kind + " " + name + " set from Secret " + secretRef());
+            }
+            return true;
+        } catch (KubernetesClientException e) {
+            states.add("cannot update the caBundle of " + kind + " " + name + ": " + ApiErrors.describe(e));
+            return false;
         }
     }
 }

@@ -8,6 +8,7 @@ import io.colocation.broker.arbitration.SideState;
 import io.colocation.broker.calculation.DegradeRules;
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeReclaim;
+import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.model.Resources;
 import io.colocation.model.node.YarnRelease;
 import io.fabric8.kubernetes.api.model.Node;
@@ -96,7 +97,7 @@ public final class NodeDecision {
         Decision decision = drained ? GrantArbiter.drained(k, y)
                 : f.yarn() == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y, takeBack);
         if (f.yarn() != null && !drained) {
-            decision = heldByKoordlet(f.node(), decision, origin, y, f.now(), explain);
+            decision = heldByKoordlet(f.node(), decision, origin, y, f.now(), f.releaseProof(), explain);
         }
         explain.add(decision.explanation());
         return new NodeWork(f.name(), f.node(), null, degradedReason, outcome.strategy(), reclaim, origin, drained, outcome.capacity(),
@@ -135,13 +136,19 @@ public final class NodeDecision {
     }
 
     /**
-     * The koordlet's {@link YarnRelease} on the node, while it lasts, holds YARN's grant at its limit (a malformed one
-     * is ignored and named in the node's explanation).
+     * The koordlet's {@link YarnRelease} on the node, while it lasts, holds YARN's grant at its limit (a malformed one,
+     * or one without the node-agent webhook's stamp where a stamp is asked, is ignored and named in the node's
+     * explanation).
      */
     private static Decision heldByKoordlet(Node node, Decision decision, Resources origin, SideState yarn, Instant now,
-            List<String> explain) {
+            ReleaseProof proof, List<String> explain) {
         String json = annotation(node, YarnRelease.ANNOTATION);
         if (json == null) {
+            return decision;
+        }
+        if (proof != null && !proof.verifies(node.getMetadata().getName(), json, annotation(node, ReleaseProof.ANNOTATION))) {
+            explain.add("ignored " + YarnRelease.ANNOTATION + ": it carries no " + ReleaseProof.ANNOTATION + " of the node-agent webhook,"
+                    + " so this node's own koordlet did not write it (nodeAgent.restricted)");
             return decision;
         }
         YarnRelease release;

@@ -2,6 +2,7 @@ package io.colocation.broker.decision;
 
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeCalculationMemo;
+import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.model.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import java.time.Instant;
@@ -24,9 +25,11 @@ import java.time.Instant;
  * @param excessSince   since when the node's use has been above its origin, as of the last pass; null when it is not
  * @param kubernetesSettlingFrom the Kubernetes grant before a shrink written moments ago (bindings decided on it may
  *                      still land), null when none
+ * @param releaseProof  the stamp the koordlet's yarn-release must carry to be honoured; null: none is asked
  */
 public record NodeFacts(String name, Node node, NodeCalculation.Metric metric, NodeCalculationMemo.Facts calculation,
         String configError, Resources currentBatch, Resources currentMid,
         NodeManagerIdentity.Resolution nodeManager, YarnFacts yarn, Resources yarnGranted, Resources kubernetesDemand,
-        boolean apiServerUp, InputFault priorFault, Instant excessSince, Instant now, Resources kubernetesSettlingFrom) {
+        boolean apiServerUp, InputFault priorFault, Instant excessSince, Instant now, Resources kubernetesSettlingFrom,
+        ReleaseProof releaseProof) {
 }

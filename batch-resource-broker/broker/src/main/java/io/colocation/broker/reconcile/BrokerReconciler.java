@@ -13,6 +13,7 @@ import io.colocation.broker.decision.NodeWork;
 import io.colocation.broker.decision.YarnFacts;
 import io.colocation.broker.kube.ClusterInputs;
 import io.colocation.broker.kube.KubernetesSide;
+import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.ledger.NodeLedger.Publication;
@@ -106,10 +107,11 @@ public final class BrokerReconciler implements Closeable {
     /**
      * @param fullPassEvery how often every node is decided (the safety net for what no event announces)
      * @param sweepSlice    how many nodes of that periodic full pass one pass decides beside the changed ones
+     * @param releaseProof  the stamp a koordlet's yarn-release must carry (nodeAgent.restricted); null: none is asked
      */
     public BrokerReconciler(ClusterInputs view, KubernetesSide kubernetes, Map<String, YarnSide> yarnSides,
             Leadership leadership, ArbitrationSettings arbitration, boolean matchHostNames, int publishThreads,
-            Ledger ledger, Clock clock, Duration fullPassEvery, int sweepSlice) {
+            Ledger ledger, Clock clock, Duration fullPassEvery, int sweepSlice, ReleaseProof releaseProof) {
         this.view = view;
         this.kubernetes = kubernetes;
         this.yarnSides = Map.copyOf(yarnSides);
@@ -127,7 +129,8 @@ public final class BrokerReconciler implements Closeable {
         BooleanSupplier fenceHolds = () -> leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) == resumedEpoch;
         this.kubernetesWriter = new KubernetesGrantWriter(kubernetes, fenceHolds, arbitration.kubernetesShrinkSettle());
         this.yarnWriter = new YarnGrantWriter(fenceHolds);
-        this.reader = new NodeFactsReader(view, this.yarnSides, matchHostNames, calculations, kubernetesWriter, yarnWriter);
+        this.reader = new NodeFactsReader(view, this.yarnSides, matchHostNames, calculations, kubernetesWriter, yarnWriter,
+                releaseProof);
         this.publishers = Executors.newFixedThreadPool(publishThreads, Daemons.named("broker-publish"));
     }
 

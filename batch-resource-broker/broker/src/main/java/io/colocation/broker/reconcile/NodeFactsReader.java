@@ -10,6 +10,7 @@ import io.colocation.broker.decision.NodeManagerIdentity;
 import io.colocation.broker.decision.YarnFacts;
 import io.colocation.broker.kube.ClusterInputs;
 import io.colocation.broker.kube.ClusterView;
+import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.broker.yarn.YarnSide;
 import io.colocation.model.Resources;
 import io.colocation.model.config.ColocationConfig;
@@ -41,15 +42,17 @@ final class NodeFactsReader {
     private final NodeCalculationMemo calculations;
     private final KubernetesGrantWriter kubernetesWriter;
     private final YarnGrantWriter yarnWriter;
+    private final ReleaseProof releaseProof;
 
     NodeFactsReader(ClusterInputs view, Map<String, YarnSide> yarnSides, boolean matchHostNames, NodeCalculationMemo calculations,
-            KubernetesGrantWriter kubernetesWriter, YarnGrantWriter yarnWriter) {
+            KubernetesGrantWriter kubernetesWriter, YarnGrantWriter yarnWriter, ReleaseProof releaseProof) {
         this.view = view;
         this.yarnSides = yarnSides;
         this.matchHostNames = matchHostNames;
         this.calculations = calculations;
         this.kubernetesWriter = kubernetesWriter;
         this.yarnWriter = yarnWriter;
+        this.releaseProof = releaseProof;
     }
 
     /** What every node of one pass shares: the config, Kubernetes' demand, whether the API server answers, the time. */
@@ -106,7 +109,7 @@ final class NodeFactsReader {
             if (config == null) {
                 Carried carried = carried(node);
                 return new NodeFacts(name, node, null, null, configError, carried.batch(), carried.mid(), new NodeManagerIdentity.Resolution(null, null),
-                        null, null, kubernetesDemand, apiServerUp, prior, excessSince, now, null);
+                        null, null, kubernetesDemand, apiServerUp, prior, excessSince, now, null, releaseProof);
             }
             List<Pod> pods = view.podsOn(name);
             Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
@@ -120,7 +123,7 @@ final class NodeFactsReader {
             return new NodeFacts(name, node, metric, calculation, configError,
                     written != null ? written.batch() : calculation.publishedBatch(),
                     written != null ? written.mid() : calculation.publishedMid(), nm, yarnFacts, granted, kubernetesDemand,
-                    apiServerUp, prior, excessSince, now, leading ? kubernetesWriter.settlingFrom(name) : null);
+                    apiServerUp, prior, excessSince, now, leading ? kubernetesWriter.settlingFrom(name) : null, releaseProof);
         }
 
         /** Batch and Mid the node carries as this replica knows them: what it wrote as leader, else the node's status. */

@@ -140,7 +140,8 @@ public final class Broker implements Managed {
         events = new EventRecorder(kubernetes, "colocation-broker");
         reconciler = new BrokerReconciler(view, new NodeStatusPublisher(kubernetes, events), yarnSides, leadership, arbitration,
                 config.yarn.matchHostNames, config.sync.publishThreads, ledger, clock,
-                Duration.ofMillis(config.sync.intervalMs), config.sync.fullPassSliceNodes);
+                Duration.ofMillis(config.sync.intervalMs), config.sync.fullPassSliceNodes,
+                config.nodeAgent.restricted ? AdmissionWebhooks.releaseProof(config, kubernetes) : null);
         loop = new ArbitrationLoop(reconciler, Duration.ofMillis(config.sync.intervalMs), Duration.ofMillis(config.sync.debounceMs));
         loopRef[0] = loop;
         sloControllers = new SloControllers(kubernetes, view, leadership, config.kubernetes.sloConfigNamespace, events,

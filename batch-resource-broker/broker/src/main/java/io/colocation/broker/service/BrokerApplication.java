@@ -93,6 +93,10 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         } else {
             LOG.warn("auth.mode is none: anyone who reaches the broker can drain nodes and force resyncs");
         }
+        if (config.nodeAgent.restricted && !config.webhook.enabled) {
+            throw new IllegalArgumentException("nodeAgent.restricted needs webhook.enabled: the webhook stamps the releases of each"
+                    + " node's own koordlet, and without it every release would be ignored");
+        }
         KubernetesClient kubernetes = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
         if (config.webhook.enabled) {
             // Every replica serves admission, leader or not, and before the broker's own start: it depends on nothing of it.

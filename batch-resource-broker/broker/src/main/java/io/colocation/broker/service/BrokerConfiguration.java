@@ -51,6 +51,10 @@ public class BrokerConfiguration extends Configuration {
     @NotNull
     @JsonProperty
     public WebhookSettings webhook = new WebhookSettings();
+    @NotNull
+    @Valid
+    @JsonProperty
+    public NodeAgentSettings nodeAgent = new NodeAgentSettings();
 
     /** This replica's name in leader election (default: the host name). */
     @JsonProperty
@@ -223,6 +227,20 @@ public class BrokerConfiguration extends Configuration {
         @NotEmpty
         @JsonProperty
         public String configurationName = "colocation-pod-mutating";
+        /** The ValidatingWebhookConfiguration (profiles checked when applied) kept so too; empty: none. */
+        @NotNull
+        @JsonProperty
+        public String validatingConfigurationName = "colocation-validating";
+        /** Open connections one address may hold on the webhook's port (the API server keeps a handful). */
+        @Min(1)
+        @Max(65_535)
+        @JsonProperty
+        public int maxConnectionsPerClient = 64;
+        /** The API server's client certificate, asked for when caFile is set (docs/webhook.md#client-authentication). */
+        @NotNull
+        @Valid
+        @JsonProperty
+        public ClientAuthSettings clientAuth = new ClientAuthSettings();
         @NotNull
         @JsonProperty
         public io.dropwizard.util.Duration caValidity = io.dropwizard.util.Duration.days(3650);
@@ -241,5 +259,38 @@ public class BrokerConfiguration extends Configuration {
         @NotNull
         @JsonProperty
         public String featureGates = "";
+    }
+
+    /** The node agent (the koordlet) bound to its own node (docs/webhook.md#the-node-agent-on-its-own-node). */
+    public static class NodeAgentSettings {
+        /**
+         * The webhook serves /node-agent (a koordlet acts on its own node only) and the broker honours a
+         * colocation.io/yarn-release only with the stamp that webhook writes. Needs webhook.enabled.
+         */
+        @JsonProperty
+        public boolean restricted = false;
+        /** The node agent's service accounts, namespace:name. */
+        @NotEmpty
+        @JsonProperty
+        public List<String> serviceAccounts = new ArrayList<>(List.of("koordinator-system:koordlet"));
+        /** The Secret holding the stamp's key, created by the first replica when absent. */
+        @NotEmpty
+        @JsonProperty
+        public String keySecretNamespace = "koordinator-system";
+        @NotEmpty
+        @JsonProperty
+        public String keySecretName = "colocation-node-agent-key";
+    }
+
+    /** Which clients the webhook serves: by default any (the API server authenticates the webhook, not the reverse). */
+    public static class ClientAuthSettings {
+        /** PEM file of the CA(s) that issue the API server's webhook client certificate; empty: none is asked. */
+        @NotNull
+        @JsonProperty
+        public String caFile = "";
+        /** The CNs such a certificate may carry; empty: any the CA issued. */
+        @NotNull
+        @JsonProperty
+        public List<String> names = new ArrayList<>();
     }
 }

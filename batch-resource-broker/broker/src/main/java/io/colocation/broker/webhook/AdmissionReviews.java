@@ -1,13 +1,9 @@
 package io.colocation.broker.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.InvalidInputException;
-import io.fabric8.zjsonpatch.DiffFlags;
-import io.fabric8.zjsonpatch.JsonDiff;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import io.colocation.broker.review.AdmissionEnvelope;
 import java.util.List;
 
 /**
@@ -18,7 +14,7 @@ import java.util.List;
  * review and the cluster the webhook reads, so the server only moves bytes.
  */
 public final class AdmissionReviews {
-    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdmissionReviews.class);
 
     /**
      * The answer and what the server logs about it.
@@ -35,28 +31,13 @@ public final class AdmissionReviews {
     /** @throws InvalidInputException when the body is no AdmissionReview with a request and a uid (answered HTTP 400) */
     public static Answer answer(JsonNode review, PodMutation.Cluster cluster, PodMutation.Gates gates, PodMutation.Draws draws)
             throws InvalidInputException {
-        String apiVersion = review.path("apiVersion").asText("");
-        if (!apiVersion.equals("admission.k8s.io/v1") && !apiVersion.equals("admission.k8s.io/v1beta1")
-                || !"AdmissionReview".equals(review.path("kind").asText())) {
-            throw new InvalidInputException("the body is not an admission.k8s.io/v1 or v1beta1 AdmissionReview");
-        }
-        JsonNode request = review.path("request");
-        String uid = request.path("uid").asText("");
-        if (!request.isObject() || uid.isEmpty()) {
-            throw new InvalidInputException("the AdmissionReview has no request.uid");
-        }
-        ObjectNode response = JSON.objectNode().put("uid", uid);
-        ObjectNode out = JSON.objectNode().put("apiVersion", apiVersion).put("kind", "AdmissionReview");
-        out.set("response", response);
-        JsonNode resource = request.path("resource");
-        boolean pods = resource.path("group").asText("").isEmpty() && resource.path("resource").asText("").equals("pods")
-                && request.path("subResource").asText("").isEmpty();
+        AdmissionEnvelope envelope = AdmissionEnvelope.open(review);
+        JsonNode request = envelope.request();
         JsonNode object = request.path("object");
         String namespace = request.path("namespace").asText("");
         String pod = podName(object, namespace);
-        if (!pods || !"CREATE".equals(request.path("operation").asText())) {
-            response.put("allowed", true);
-            return new Answer(out, "not a pod create", pod, "", List.of());
+        if (!envelope.isFor("", "pods", "") || !"CREATE".equals(envelope.operation())) {
+            return new Answer(envelope.allow(), "not a pod create", pod, "", List.of());
         }
         try {
             if (!object.isObject()) {
@@ -64,30 +45,24 @@ public final class AdmissionReviews {
             }
             SubmittedPod.check(object, "request.object");
         } catch (InvalidInputException e) {
-            refuse(response, 400, e.getMessage());
-            return new Answer(out, "denied", pod, e.getMessage(), List.of());
+            return new Answer(envelope.refuse(400, e.getMessage()), "denied", pod, e.getMessage(), List.of());
         }
         PodMutation.Result result;
         try {
             result = PodMutation.mutate((ObjectNode) object, namespace, cluster, gates, draws);
         } catch (PodMutation.Denied e) {
-            refuse(response, 500, e.getMessage());
-            return new Answer(out, "denied", pod, e.getMessage(), List.of());
+            return new Answer(envelope.refuse(e.code(), e.getMessage()), "denied", pod, e.getMessage(), List.of());
+        } catch (RuntimeException e) {
+            // A bug of ours must not become an error page: the pod is refused with a line the user can report.
+            String message = "the colocation webhook failed on this pod (" + e + "); the broker's log has the details";
+            LOG.error("webhook: pod {} failed the mutation", pod, e);
+            return new Answer(envelope.refuse(500, message), "denied", pod, message, List.of());
         }
-        response.put("allowed", true);
         if (!result.changed()) {
-            return new Answer(out, "unchanged", pod, "", result.notes());
+            return new Answer(envelope.allow(), "unchanged", pod, "", result.notes());
         }
-        // add/remove/replace only, as Koordinator's jsonpatch.CreatePatch writes them.
-        JsonNode patch = JsonDiff.asJson(object, result.pod(), DiffFlags.dontNormalizeOpIntoMoveAndCopy());
-        response.put("patchType", "JSONPatch");
-        response.put("patch", Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
-        return new Answer(out, "mutated", pod, patch.toString(), result.notes());
-    }
-
-    private static void refuse(ObjectNode response, int code, String message) {
-        response.put("allowed", false);
-        response.putObject("status").put("code", code).put("message", message);
+        JsonNode patch = JsonPatches.diff(object, result.pod());
+        return new Answer(envelope.allowPatched(patch), "mutated", pod, patch.toString(), result.notes());
     }
 
     private static String podName(JsonNode object, String namespace) {

@@ -9,14 +9,15 @@ import java.util.Map;
 /**
  * A {@code config.koordinator.sh/v1alpha1} ClusterColocationProfile (KOORDINATOR-COMPAT.md §14.1) as the webhook reads
  * it, its JSON types checked field by field: a selector is null when absent, a map is empty when absent, the
- * probability and the patch are kept as written (their meaning is the webhook's to judge).
+ * probability and the patch are kept as written; what makes it unusable is in {@link #problems()}.
  *
  * @param skipUpdateResources its metadata carries {@code config.koordinator.sh/skip-update-resources}
+ * @param problems            why the pod webhook cannot use it ({@link ProfileValidation#unusable}); empty when it can
  */
 public record ColocationProfile(String name, boolean skipUpdateResources, JsonNode namespaceSelector, JsonNode selector,
         JsonNode probability, String qosClass, String priorityClassName, Integer koordinatorPriority, Map<String, String> labels,
         Map<String, String> annotations, Map<String, String> labelKeysMapping, Map<String, String> annotationKeysMapping,
-        Map<String, String> labelSuffixes, String schedulerName, JsonNode patch) {
+        Map<String, String> labelSuffixes, String schedulerName, JsonNode patch, java.util.List<String> problems) {
     public static final String API_VERSION = "config.koordinator.sh/v1alpha1";
     public static final String KIND = "ClusterColocationProfile";
     public static final String ANNOTATION_SKIP_UPDATE_RESOURCES = "config.koordinator.sh/skip-update-resources";
@@ -52,14 +53,26 @@ public record ColocationProfile(String name, boolean skipUpdateResources, JsonNo
             koordinatorPriority = priority.intValue();
         }
         JsonNode patch = spec.get("patch");
-        return new ColocationProfile(name, profileAnnotations.containsKey(ANNOTATION_SKIP_UPDATE_RESOURCES),
+        ColocationProfile read = new ColocationProfile(name, profileAnnotations.containsKey(ANNOTATION_SKIP_UPDATE_RESOURCES),
                 selector(spec, "namespaceSelector", at), selector(spec, "selector", at),
                 probability == null || probability.isNull() ? null : probability, qos, string(spec, "priorityClassName", at),
                 koordinatorPriority, stringMap(spec, "labels", at + "labels"), stringMap(spec, "annotations", at + "annotations"),
                 stringMap(spec, "labelKeysMapping", at + "labelKeysMapping"),
                 stringMap(spec, "annotationKeysMapping", at + "annotationKeysMapping"),
                 stringMap(spec, "labelSuffixes", at + "labelSuffixes"), string(spec, "schedulerName", at),
-                patch == null || patch.isNull() ? null : patch);
+                patch == null || patch.isNull() ? null : patch, java.util.List.of());
+        return read.withProblems(ProfileValidation.unusable(read));
+    }
+
+    private ColocationProfile withProblems(java.util.List<String> found) {
+        return new ColocationProfile(name, skipUpdateResources, namespaceSelector, selector, probability, qosClass, priorityClassName,
+                koordinatorPriority, labels, annotations, labelKeysMapping, annotationKeysMapping, labelSuffixes, schedulerName, patch,
+                java.util.List.copyOf(found));
+    }
+
+    /** Whether the webhook can use it. */
+    public boolean usable() {
+        return problems.isEmpty();
     }
 
     private static String string(JsonNode parent, String field, String at) throws InvalidInputException {

@@ -19,6 +19,8 @@ import java.util.Optional;
 record ExplainInput(ObjectNode pod, List<ColocationProfile> profiles, Map<String, Map<String, String>> namespaces,
         Map<String, PodMutation.PriorityClassInfo> priorityClasses) implements PodMutation.Cluster {
 
+    /** One Pod and a few cluster objects: a runaway input stops here. */
+    static final long MAX_INPUT_BYTES = 16L << 20;
     private static final Map<String, String> KINDS = Map.of("Pod", "v1", ColocationProfile.KIND, ColocationProfile.API_VERSION,
             "Namespace", "v1", "PriorityClass", "scheduling.k8s.io/v1");
 
@@ -29,7 +31,8 @@ record ExplainInput(ObjectNode pod, List<ColocationProfile> profiles, Map<String
         Map<String, Map<String, String>> namespaces = new LinkedHashMap<>();
         Map<String, PodMutation.PriorityClassInfo> classes = new LinkedHashMap<>();
         for (String file : files) {
-            for (KubeDocuments.Sourced doc : KubeDocuments.read(file, stdin)) {
+            for (KubeDocuments.Sourced doc : KubeDocuments.read(file, stdin, MAX_INPUT_BYTES, "give one Pod (an API server stores"
+                    + " objects of at most 1.5 MiB) and the profiles, Namespaces and PriorityClasses it needs")) {
                 JsonNode o = doc.object();
                 String at = doc.file() + ": " + doc.position();
                 if (doc.heldBy() != null && !doc.heldBy().equals("v1 List")) {

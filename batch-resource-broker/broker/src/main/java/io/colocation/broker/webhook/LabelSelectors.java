@@ -8,21 +8,16 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A {@code metav1.LabelSelector} as Koordinator's webhook compiles and matches it (KOORDINATOR-COMPAT.md §14.3): one with
- * {@code matchLabels} alone takes apimachinery's unvalidated fast path; one with {@code matchExpressions} goes through
- * {@code LabelSelectorAsSelector}, which refuses an unknown operator, {@code In}/{@code NotIn} without values,
- * {@code Exists}/{@code DoesNotExist} with values, and keys or values that are not label syntax. The caller decides what
- * a selector that does not compile means (the webhook counts it as a match).
+ * A {@code metav1.LabelSelector} as apimachinery's {@code LabelSelectorAsSelector} compiles it and as it matches
+ * (docs/koordinator-compatibility.md §14.3). {@link #compile} refuses what apimachinery refuses: an unknown operator,
+ * {@code In}/{@code NotIn} without values, {@code Exists}/{@code DoesNotExist} with values, keys or values that are not
+ * label syntax, in {@code matchExpressions} and, stricter than apimachinery's unvalidated fast path for a selector of
+ * {@code matchLabels} alone, in {@code matchLabels} too. A profile whose selector does not compile is not used
+ * ({@link ProfileValidation}), so {@link #matches} sees compiled selectors only.
  */
 final class LabelSelectors {
     private static final Pattern NAME = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
     private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
-    /** A selector's verdict: it matched, it did not, or it does not compile ({@code error} says why). */
-    record Verdict(boolean matched, String error) {
-        static final Verdict MATCH = new Verdict(true, null);
-        static final Verdict NO_MATCH = new Verdict(false, null);
-    }
 
     private LabelSelectors() {
     }
@@ -36,27 +31,18 @@ final class LabelSelectors {
         return n == null || n.isNull() ? 0 : n.size();
     }
 
-    static Verdict match(JsonNode selector, Map<String, String> labels) {
-        JsonNode matchLabels = selector.path("matchLabels");
-        JsonNode expressions = selector.path("matchExpressions");
-        boolean validated = size(selector.get("matchExpressions")) > 0;
+    /** Why the selector does not compile, in apimachinery's words; null when it does. */
+    static String compile(JsonNode selector) {
         List<String> problems = new ArrayList<>();
-        boolean matched = true;
-        for (Iterator<Map.Entry<String, JsonNode>> it = matchLabels.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = selector.path("matchLabels").fields(); it.hasNext();) {
             Map.Entry<String, JsonNode> e = it.next();
-            String value = e.getValue().asText();
-            if (validated) {
-                problems.addAll(keyProblems(e.getKey()));
-                problems.addAll(valueProblems(value));
-            }
-            matched &= value.equals(labels.get(e.getKey()));
+            problems.addAll(keyProblems(e.getKey()));
+            problems.addAll(valueProblems(e.getValue().asText()));
         }
-        for (JsonNode r : expressions) {
-            String key = r.path("key").asText("");
+        for (JsonNode r : selector.path("matchExpressions")) {
             String operator = r.path("operator").asText("");
-            List<String> values = new ArrayList<>();
-            r.path("values").forEach(v -> values.add(v.asText()));
-            problems.addAll(keyProblems(key));
+            List<String> values = values(r);
+            problems.addAll(keyProblems(r.path("key").asText("")));
             switch (operator) {
                 case "In", "NotIn" -> {
                     if (values.isEmpty()) {
@@ -69,25 +55,50 @@ final class LabelSelectors {
                         problems.add("values set must be empty for exists and does not exist");
                     }
                 }
-                default -> problems.add("\"" + operator + "\" is not a valid label selector operator");
+                default -> problems.add("\"" + operator + "\" is not a valid label selector operator (In, NotIn, Exists,"
+                        + " DoesNotExist)");
             }
-            String have = labels.get(key);
-            matched &= switch (operator) {
+        }
+        return problems.isEmpty() ? null : String.join("; ", problems);
+    }
+
+    /** Whether the labels match a selector that compiles; every term must hold. */
+    static boolean matches(JsonNode selector, Map<String, String> labels) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = selector.path("matchLabels").fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().asText().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        for (JsonNode r : selector.path("matchExpressions")) {
+            String have = labels.get(r.path("key").asText(""));
+            List<String> values = values(r);
+            boolean holds = switch (r.path("operator").asText("")) {
                 case "In" -> have != null && values.contains(have);
                 case "NotIn" -> have == null || !values.contains(have);
                 case "Exists" -> have != null;
                 case "DoesNotExist" -> have == null;
                 default -> false;
             };
+            if (!holds) {
+                return false;
+            }
         }
-        if (!problems.isEmpty()) {
-            return new Verdict(false, String.join("; ", problems));
-        }
-        return matched ? Verdict.MATCH : Verdict.NO_MATCH;
+        return true;
+    }
+
+    private static List<String> values(JsonNode requirement) {
+        List<String> values = new ArrayList<>();
+        requirement.path("values").forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    static boolean dnsSubdomain(String name) {
+        return name.length() <= 253 && DNS_SUBDOMAIN.matcher(name).matches();
     }
 
     /** apimachinery's {@code IsQualifiedName}: an optional DNS-subdomain prefix and a name of up to 63 characters. */
-    private static List<String> keyProblems(String key) {
+    static List<String> keyProblems(String key) {
         String prefix = null;
         String name = key;
         int slash = key.indexOf('/');
@@ -107,7 +118,7 @@ final class LabelSelectors {
     }
 
     /** apimachinery's {@code IsValidLabelValue}: empty, or up to 63 characters of label syntax. */
-    private static List<String> valueProblems(String value) {
+    static List<String> valueProblems(String value) {
         return value.length() <= 63 && NAME.matcher(value).matches() ? List.of()
                 : List.of("value \"" + value + "\": a valid label must be an empty string or consist of alphanumeric characters,"
                         + " '-', '_' or '.', and must start and end with an alphanumeric character (at most 63)");

@@ -24,6 +24,11 @@ import java.util.Optional;
 public final class PodMutation {
     static final String LABEL_QOS = KoordinatorKeys.LABEL_QOS_CLASS;
     static final String LABEL_PRIORITY = "koordinator.sh/priority";
+    /**
+     * Init, regular and ephemeral containers a pod may have here: the webhook's work grows with them, and no workload
+     * it converts comes near (the API server's 1.5 MiB object limit allows about 16,000 tiny ones).
+     */
+    public static final int MAX_CONTAINERS = 1000;
 
     /** The Koordinator feature gates that change this mutation (§14.8); both default to false. */
     public record Gates(boolean skipMutatingResources, boolean disableExtendedResourceSpec) {
@@ -75,12 +80,26 @@ public final class PodMutation {
         int next();
     }
 
-    /** Koordinator refuses the pod; the message is Koordinator's text. */
+    /**
+     * The pod is refused: with Koordinator's text and its status 500 where Koordinator refuses it, or with 400 where the
+     * pod itself is what cannot be admitted (past the container cap, a quantity beyond 64 bits) and no retry can help.
+     */
     public static final class Denied extends Exception {
         private static final long serialVersionUID = 1L;
+        private final int code;
 
         public Denied(String message) {
+            this(message, 500);
+        }
+
+        Denied(String message, int code) {
             super(message);
+            this.code = code;
+        }
+
+        /** The HTTP status of the refusal, which the API server returns to the client. */
+        public int code() {
+            return code;
         }
     }
 
@@ -97,6 +116,11 @@ public final class PodMutation {
      */
     public static Result mutate(ObjectNode submitted, String requestNamespace, Cluster cluster, Gates gates, Draws draws)
             throws Denied {
+        int containers = containers(submitted);
+        if (containers > MAX_CONTAINERS) {
+            throw new Denied("the pod has " + containers + " containers (init, regular and ephemeral); the colocation webhook admits"
+                    + " pods of at most " + MAX_CONTAINERS, 400);
+        }
         ObjectNode pod = submitted.deepCopy();
         List<String> notes = new ArrayList<>();
         ObjectNode metadata = object(pod, "metadata");
@@ -124,7 +148,11 @@ public final class PodMutation {
         Map<String, String> podLabels = labels(pod);
         List<ColocationProfile> matched = new ArrayList<>();
         for (ColocationProfile p : all) {
-            if (matchesNamespace(p, namespace, cluster, notes) && matchesPod(p, podLabels, notes)) {
+            if (!p.usable()) {
+                notes.add("profile " + p.name() + " is not used (the validating webhook refuses it): " + String.join("; ", p.problems()));
+                continue;
+            }
+            if (matchesNamespace(p, namespace, cluster, notes) && matchesPod(p, podLabels)) {
                 matched.add(p);
             }
         }
@@ -148,7 +176,13 @@ public final class PodMutation {
                 }
                 notes.add("profile " + p.name() + ": probability " + percent + "%, draw " + draw + ": applied");
             }
+            ObjectNode before = pod.deepCopy();
             pod = apply(pod, p, cluster);
+            String invalid = invalidLabel(before, pod);
+            if (invalid != null) {
+                notes.add("profile " + p.name() + " is not applied: it would make " + invalid + ", which the API server refuses");
+                pod = before;
+            }
         }
         if (skipResources) {
             notes.add("a matched profile carries " + ColocationProfile.ANNOTATION_SKIP_UPDATE_RESOURCES + ": resources not converted");
@@ -171,24 +205,12 @@ public final class PodMutation {
                     + " (Koordinator's rule)");
             return true;
         }
-        return verdict(p, "namespaceSelector", LabelSelectors.match(selector, labels.get()), notes);
+        return LabelSelectors.matches(selector, labels.get());
     }
 
-    private static boolean matchesPod(ColocationProfile p, Map<String, String> podLabels, List<String> notes) {
+    private static boolean matchesPod(ColocationProfile p, Map<String, String> podLabels) {
         JsonNode selector = p.selector();
-        if (selector == null || LabelSelectors.empty(selector)) {
-            return true;
-        }
-        return verdict(p, "selector", LabelSelectors.match(selector, podLabels), notes);
-    }
-
-    private static boolean verdict(ColocationProfile p, String field, LabelSelectors.Verdict v, List<String> notes) {
-        if (v.error() != null) {
-            notes.add("profile " + p.name() + ": its " + field + " does not compile (" + v.error()
-                    + "): counted as matched (Koordinator's rule)");
-            return true;
-        }
-        return v.matched();
+        return selector == null || LabelSelectors.empty(selector) || LabelSelectors.matches(selector, podLabels);
     }
 
     /** One applied profile, steps 1–10 of §14.5 in order. */
@@ -237,6 +259,28 @@ public final class PodMutation {
             return patched;
         }
         return pod;
+    }
+
+    private static int containers(ObjectNode pod) {
+        JsonNode spec = pod.path("spec");
+        return spec.path("containers").size() + spec.path("initContainers").size() + spec.path("ephemeralContainers").size();
+    }
+
+    /** The first label the profile wrote that is not Kubernetes' label syntax ({@code key=value}); null when none. */
+    private static String invalidLabel(ObjectNode before, ObjectNode after) {
+        JsonNode was = before.path("metadata").path("labels");
+        for (Iterator<Map.Entry<String, JsonNode>> it = after.path("metadata").path("labels").fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getValue().equals(was.get(e.getKey()))) {
+                continue;
+            }
+            List<String> problems = new ArrayList<>(LabelSelectors.keyProblems(e.getKey()));
+            problems.addAll(LabelSelectors.valueProblems(e.getValue().asText()));
+            if (!problems.isEmpty()) {
+                return "label " + e.getKey() + "=" + e.getValue().asText() + " invalid (" + String.join("; ", problems) + ")";
+            }
+        }
+        return null;
     }
 
     /** {@code map[new] = map[old]}, {@code ""} when old is absent (§14.5 steps 3 and 4). */

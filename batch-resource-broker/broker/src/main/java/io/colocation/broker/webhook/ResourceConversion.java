@@ -35,7 +35,9 @@ final class ResourceConversion {
         }
         JsonNode spec = pod.path("spec");
         for (String list : new String[] {"initContainers", "containers"}) {
+            int i = 0;
             for (JsonNode c : spec.path(list)) {
+                String at = "spec." + list + "[" + i++ + "].resources.";
                 JsonNode resources = c.path("resources");
                 if (!resources.isObject()) {
                     continue;
@@ -43,8 +45,8 @@ final class ResourceConversion {
                 for (String field : new String[] {"requests", "limits"}) {
                     JsonNode map = resources.get(field);
                     if (map instanceof ObjectNode m) {
-                        replace(m, "cpu", cpu);
-                        replace(m, "memory", memory);
+                        replace(m, "cpu", cpu, at + field + ".cpu");
+                        replace(m, "memory", memory, at + field + ".memory");
                     }
                 }
                 requestFromLimit((ObjectNode) resources, cpu);
@@ -52,13 +54,13 @@ final class ResourceConversion {
             }
         }
         if (spec.path("overhead") instanceof ObjectNode overhead) {
-            replace(overhead, "cpu", cpu);
-            replace(overhead, "memory", memory);
+            replace(overhead, "cpu", cpu, "spec.overhead.cpu");
+            replace(overhead, "memory", memory, "spec.overhead.memory");
         }
     }
 
     /** {@code replaceAndEraseResource}: the value under the extended name (cpu in milli-cores), the original removed. */
-    private static void replace(ObjectNode map, String from, String to) throws PodMutation.Denied {
+    private static void replace(ObjectNode map, String from, String to, String field) throws PodMutation.Denied {
         JsonNode value = map.get(from);
         if (value == null) {
             return;
@@ -66,9 +68,12 @@ final class ResourceConversion {
         map.remove(from);
         if (from.equals("cpu")) {
             try {
-                map.put(to, KubeQuantity.integer(KubeQuantity.parse(value.asText(), from).milliValue()).canonical());
+                map.put(to, KubeQuantity.integer(KubeQuantity.parse(value.asText(), field).milliValue()).canonical());
             } catch (InvalidInputException e) {
                 throw new PodMutation.Denied(e.getMessage());
+            } catch (ArithmeticException e) {
+                throw new PodMutation.Denied(field + ": " + value.asText() + " cores do not fit " + to + " (milli-cores as a 64-bit"
+                        + " integer, at most 9223372036854775807)", 400);
             }
         } else {
             map.set(to, value);

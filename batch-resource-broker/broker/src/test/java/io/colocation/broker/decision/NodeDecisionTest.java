@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.arbitration.ArbitrationSettings;
+import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeCalculationMemo;
 import io.colocation.broker.calculation.NodeMetricState;
@@ -56,7 +57,7 @@ class NodeDecisionTest {
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, List.of(), metric, NOW);
         NodeCalculationMemo.Facts calculation = new NodeCalculationMemo.Facts(outcome, Resources.ZERO, null, null, List.of());
         return change.apply(new NodeFacts("n1", node, metric, calculation, null, null, null, new NodeManagerIdentity.Resolution(null, null),
-                null, null, Resources.ZERO, true, null, null, NOW, null));
+                null, null, Resources.ZERO, true, null, null, NOW, null, null));
     }
 
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm) {
@@ -66,7 +67,8 @@ class NodeDecisionTest {
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm,
             java.time.Instant excessSince) {
         return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.configError(), f.currentBatch(), f.currentMid(), nm,
-                yarn, yarnGranted, f.kubernetesDemand(), f.apiServerUp(), prior, excessSince, f.now(), f.kubernetesSettlingFrom());
+                yarn, yarnGranted, f.kubernetesDemand(), f.apiServerUp(), prior, excessSince, f.now(), f.kubernetesSettlingFrom(),
+                f.releaseProof());
     }
 
     private static YarnFacts yarn(Resources used) {
@@ -91,7 +93,7 @@ class NodeDecisionTest {
         return Stream.of(
                 row("no usable config: frozen, reported by the config's own check", facts(healthy, f -> new NodeFacts(f.name(), f.node(),
                         null, null, "ConfigMap broken", new Resources(1, 1), null, f.nodeManager(), null, null, f.kubernetesDemand(), true,
-                        null, null, NOW, null)), w -> {
+                        null, null, NOW, null, null)), w -> {
                             assertEquals("ConfigMap broken", w.frozen());
                             assertNull(w.report());
                             assertEquals(new Resources(1, 1), w.currentBatch());
@@ -162,7 +164,36 @@ class NodeDecisionTest {
                             Resources limit = new Resources(1000, GI);
                             assertEquals(w.decision().yarnPublish(), w.decision().yarnPublish().min(limit), w.decision().toString());
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("the koordlet asks YARN down")));
-                        }));
+                        }),
+                row("a release without the node-agent webhook's stamp, where one is asked: ignored", facts(node(release, true),
+                        f -> proved(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm))), w -> {
+                            assertTrue(w.decision().yarnPublish().cpuMilli() > 1000, w.decision().toString());
+                            assertTrue(w.explain().stream().anyMatch(l -> l.startsWith("ignored colocation.io/yarn-release: it carries no")),
+                                    w.explain().toString());
+                        }),
+                row("a release stamped for this node: YARN held at its limit", facts(node(stamped(release, "n1"), true),
+                        f -> proved(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm))), w -> {
+                            assertEquals(w.decision().yarnPublish(), w.decision().yarnPublish().min(new Resources(1000, GI)));
+                            assertTrue(w.explain().stream().anyMatch(l -> l.contains("the koordlet asks YARN down")));
+                        }),
+                row("a release stamped for another node: ignored", facts(node(stamped(release, "n2"), true),
+                        f -> proved(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm))),
+                        w -> assertTrue(w.explain().stream().anyMatch(l -> l.startsWith("ignored colocation.io/yarn-release")))));
+    }
+
+    private static final ReleaseProof PROOF = new ReleaseProof(new byte[32]);
+
+    private static NodeFacts proved(NodeFacts f) {
+        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.configError(), f.currentBatch(), f.currentMid(),
+                f.nodeManager(), f.yarn(), f.yarnGranted(), f.kubernetesDemand(), f.apiServerUp(), f.priorFault(), f.excessSince(),
+                f.now(), f.kubernetesSettlingFrom(), PROOF);
+    }
+
+    /** The annotations with the webhook's stamp of the release as written on {@code node}. */
+    private static Map<String, String> stamped(Map<String, String> annotations, String node) {
+        Map<String, String> out = new HashMap<>(annotations);
+        out.put(ReleaseProof.ANNOTATION, PROOF.sign(node, annotations.get(YarnRelease.ANNOTATION)));
+        return out;
     }
 
     @ParameterizedTest(name = "{0}")

@@ -52,7 +52,7 @@ class BrokerReconcilerTest {
             cluster.metric(n, 4000, 16, Instant.now());
         }
         reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, ArbitrationSettings.defaults(), false, 2,
-                ledger, Clock.systemUTC(), Duration.ofHours(1), 500);
+                ledger, Clock.systemUTC(), Duration.ofHours(1), 500, null);
     }
 
     @AfterEach
@@ -139,7 +139,7 @@ class BrokerReconcilerTest {
         ArbitrationSettings takeBackCpu = new ArbitrationSettings(GrantPolicy.PARTITIONED, 1, 1, 0.1,
                 ArbitrationSettings.DEFAULT_TAKE_BACK_AFTER, true, Duration.ZERO);
         reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, takeBackCpu, false, 2,
-                ledger, clock, Duration.ofHours(1), 500);
+                ledger, clock, Duration.ofHours(1), 500, null);
         passes(3);
         yarn.use("h1:8041", 2, 2048);
         yarn.use("h2:8041", 2, 2048);
@@ -258,7 +258,7 @@ class BrokerReconcilerTest {
         ManualClock clock = new ManualClock(Instant.now());
         reconciler.close();
         reconciler = new BrokerReconciler(cluster, kubernetes, Map.of("c", yarn), leadership, ArbitrationSettings.defaults(), false, 2,
-                ledger, clock, Duration.ofSeconds(1), 1);
+                ledger, clock, Duration.ofSeconds(1), 1, null);
         settle();
         long fullPasses = reconciler.stats().fullPasses.get();
         clock.advance(Duration.ofSeconds(2));

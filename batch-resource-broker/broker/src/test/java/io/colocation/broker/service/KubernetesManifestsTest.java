@@ -62,6 +62,7 @@ class KubernetesManifestsTest {
         ColocationObjects.cleanUp(client, OWNER, "manifests-none");
         // The API server is shared by the module's tests: no other test's pod create may call a webhook of these manifests.
         client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("colocation-pod-mutating").delete();
+        client.admissionRegistration().v1().validatingWebhookConfigurations().withName("colocation-validating").delete();
         client.secrets().inNamespace(NS).withName("colocation-webhook-tls").delete();
     }
 
@@ -170,8 +171,9 @@ class KubernetesManifestsTest {
                     new io.colocation.broker.admission.AdmissionWebhook.Settings("127.0.0.1", 0,
                             new io.colocation.broker.admission.AdmissionWebhook.Certificates(true, NS, "colocation-webhook-tls",
                                     List.of("colocation-broker-webhook.koordinator-system.svc"), "colocation-pod-mutating",
-                                    Duration.ofDays(3650), Duration.ofDays(365), Duration.ofDays(30)),
-                            Duration.ofMinutes(1), io.colocation.broker.webhook.PodMutation.Gates.DEFAULTS, Duration.ofSeconds(30)),
+                                    "colocation-validating", Duration.ofDays(3650), Duration.ofDays(365), Duration.ofDays(30)),
+                            Duration.ofMinutes(1), io.colocation.broker.webhook.PodMutation.Gates.DEFAULTS, Duration.ofSeconds(30),
+                            null, java.util.Set.of(), 64, null),
                     new com.codahale.metrics.MetricRegistry());
             try {
                 webhook.start();
@@ -181,8 +183,11 @@ class KubernetesManifestsTest {
             }
             String ca = client.secrets().inNamespace(NS).withName("colocation-webhook-tls").get().getData().get("ca.crt");
             var configuration = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("colocation-pod-mutating").get();
-            assertEquals(2, configuration.getWebhooks().size());
+            assertEquals(3, configuration.getWebhooks().size());
             configuration.getWebhooks().forEach(w -> assertEquals(ca, w.getClientConfig().getCaBundle(), w.getName()));
+            var validating = client.admissionRegistration().v1().validatingWebhookConfigurations().withName("colocation-validating").get();
+            assertEquals(1, validating.getWebhooks().size());
+            validating.getWebhooks().forEach(w -> assertEquals(ca, w.getClientConfig().getCaBundle(), w.getName()));
             KubernetesClientException otherSecrets = assertThrows(KubernetesClientException.class,
                     () -> asBroker.secrets().inNamespace("default").list());
             assertEquals(403, otherSecrets.getCode());

@@ -147,4 +147,37 @@ class AdmissionReviewsTest {
                     PodMutation.Gates.DEFAULTS, () -> 0), body);
         }
     }
+
+    /** A pod asking 10^16 cores (overflowing milli-cores) is refused with the field named; no error page, no trace. */
+    @Test
+    void anAbsurdQuantityIsRefusedNamingItsField() throws Exception {
+        AdmissionReviews.Answer a = AdmissionReviews.answer(review("admission.k8s.io/v1", "CREATE", "pods", "",
+                POD.replace("\"cpu\": \"1\", \"memory\": \"3456Mi\"},\n", "\"cpu\": \"10000000000000000\", \"memory\": \"3456Mi\"},\n")),
+                cluster("koord-batch"), PodMutation.Gates.DEFAULTS, () -> 0);
+        JsonNode response = a.review().get("response");
+        assertFalse(response.get("allowed").asBoolean());
+        String message = response.at("/status/message").asText();
+        assertTrue(message.startsWith("spec.containers[0].resources.requests.cpu: 10000000000000000 cores do not fit"), message);
+        assertFalse(message.contains("Exception"), message);
+    }
+
+    /** Past 1,000 containers a pod is refused at once, saying why: the webhook's work is bounded per request. */
+    @Test
+    void aPodOfMoreContainersThanTheCapIsRefusedSayingWhy() throws Exception {
+        ObjectNode pod = (ObjectNode) JSON.readTree(POD);
+        com.fasterxml.jackson.databind.node.ArrayNode containers = (com.fasterxml.jackson.databind.node.ArrayNode) pod.at("/spec/containers");
+        for (int i = 0; i < PodMutation.MAX_CONTAINERS; i++) {
+            containers.add(((ObjectNode) containers.get(0).deepCopy()).put("name", "c" + i));
+        }
+        AdmissionReviews.Answer a = AdmissionReviews.answer(review("admission.k8s.io/v1", "CREATE", "pods", "", pod.toString()),
+                cluster("koord-batch"), PodMutation.Gates.DEFAULTS, () -> 0);
+        assertFalse(a.review().at("/response/allowed").asBoolean());
+        assertEquals(400, a.review().at("/response/status/code").asInt(), "the pod is the problem: nothing for a client to retry");
+        assertEquals("the pod has 1001 containers (init, regular and ephemeral); the colocation webhook admits pods of at most 1000",
+                a.review().at("/response/status/message").asText());
+        containers.remove(0);
+        AdmissionReviews.Answer atCap = AdmissionReviews.answer(review("admission.k8s.io/v1", "CREATE", "pods", "", pod.toString()),
+                cluster("koord-batch"), PodMutation.Gates.DEFAULTS, () -> 0);
+        assertEquals("mutated", atCap.decision());
+    }
 }

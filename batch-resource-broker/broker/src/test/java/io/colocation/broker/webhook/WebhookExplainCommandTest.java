@@ -254,11 +254,46 @@ class WebhookExplainCommandTest {
         assertTrue(noNamespace.pod().at("/spec").has("priorityClassName"));
         assertFalse(noNamespace.pod().at("/spec").has("preemptionPolicy"), "a class without a policy clears the pod's");
 
-        String badOperator = profile("").replace("selector: {matchLabels: {koordinator-colocation-pod: \"true\"}}",
-                "selector: {matchExpressions: [{key: app, operator: Foo}]}");
-        Run foo = run(KOORD_BATCH + badOperator + notSelected);
-        assertEquals("valueA", foo.pod().at("/metadata/labels/testLabelA").asText(), "a selector that does not compile matches");
-        assertTrue(foo.err().contains("does not compile"), foo.err());
+        // Koordinator counts a selector that does not compile as a match, and `operator: in` converted every pod of an
+        // unlabelled namespace: such a profile is skipped and named (issue 46), by the webhook and explain alike.
+        for (String operator : List.of("Foo", "in")) {
+            String badOperator = profile("").replace("selector: {matchLabels: {koordinator-colocation-pod: \"true\"}}",
+                    "selector: {matchExpressions: [{key: app, operator: " + operator + ", values: [web]}]}");
+            Run foo = run(KOORD_BATCH + badOperator + notSelected);
+            assertEquals(0, foo.exit(), foo.err());
+            assertEquals(YAML.readTree(notSelected), foo.pod(), "a profile whose selector does not compile is not used");
+            assertTrue(foo.err().contains("profile test-profile is not used") && foo.err().contains("spec.selector: \"" + operator
+                    + "\" is not a valid label selector operator"), foo.err());
+        }
+    }
+
+    static Stream<Arguments> unusableProbabilities() {
+        return Stream.of(Arguments.of("\"50\"", "\"50\" is not a percentage"), Arguments.of("abc", "\"abc\" is not a percentage"),
+                Arguments.of("abc%", "\"abc%\" is not a percentage"), Arguments.of("4294967396", "4294967396 is not an int32"));
+    }
+
+    /**
+     * A probability Koordinator cannot read refused every pod the profile matched (a typo refused every pod create in
+     * the cluster); 4294967396 was read as 100 %. The profile is skipped and named instead; the pod is still created.
+     */
+    @ParameterizedTest(name = "probability {0}")
+    @MethodSource("unusableProbabilities")
+    void aProbabilityKoordinatorCannotReadSkipsItsProfile(String probability, String note) throws Exception {
+        String other = profile("").replace("name: test-profile", "name: other").replace("testLabelA: valueA", "testLabelB: valueB");
+        Run r = run(KOORD_BATCH + profile("  probability: " + probability) + other + pod(FULL, false));
+        assertEquals(0, r.exit(), r.err());
+        assertFalse(r.pod().at("/metadata/labels").has("testLabelA"), r.out());
+        assertTrue(r.pod().at("/metadata/labels").has("testLabelB"), "the other profile still applies: " + r.out());
+        assertTrue(r.err().contains("profile test-profile is not used") && r.err().contains(note), r.err());
+    }
+
+    /** A suffix that makes a label value longer than 63 characters: Koordinator's pod is refused by the API server (422). */
+    @Test
+    void aProfileThatWouldMakeAnInvalidLabelIsNotApplied() throws Exception {
+        Run r = run(KOORD_BATCH + profile("  labelSuffixes: {koordinator-colocation-pod: " + "x".repeat(70) + "}") + pod(FULL, false));
+        assertEquals(0, r.exit(), r.err());
+        assertFalse(r.pod().at("/metadata/labels").has("testLabelA"), "the profile's other changes go with it: " + r.out());
+        assertTrue(r.err().contains("profile test-profile is not applied: it would make label koordinator-colocation-pod="), r.err());
     }
 
     @Test
@@ -377,9 +412,6 @@ class WebhookExplainCommandTest {
     static Stream<Arguments> refusals() {
         return Stream.of(
                 Arguments.of(profile("").replace("koordinator-batch", "missing"), "denied: PriorityClass.scheduling.k8s.io \"missing\" not found"),
-                Arguments.of(profile("  probability: abc"), "denied: invalid value for IntOrString: invalid type: string is not a percentage"),
-                Arguments.of(profile("  probability: abc%"), "denied: invalid value for IntOrString: invalid value \"abc%\": strconv.Atoi:"
-                        + " parsing \"abc\": invalid syntax"),
                 Arguments.of(profile("").replace("patch: {metadata", "patch: {spec: {containers: [{image: x}]}, metadata"),
                         "denied: map: "));
     }
@@ -408,7 +440,8 @@ class WebhookExplainCommandTest {
                 Arguments.of(KOORD_BATCH, "no Pod in the input"),
                 Arguments.of("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n"
                         + "- apiVersion: v1\n  kind: Namespace\n  metadata: {}\n", "document 1 items[1] (Namespace): metadata.name: missing"),
-                Arguments.of("{a: [", "malformed YAML"));
+                Arguments.of("{a: [", "malformed YAML"),
+                Arguments.of("apiVersion: v1\nkind: Pod\nmetadata: {name: !!binary aGVsbG8=}\n", "metadata.name is a !!binary YAML value"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -418,6 +451,29 @@ class WebhookExplainCommandTest {
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.err().startsWith("error: ") && r.err().contains(fragment) && r.err().strip().lines().count() == 1, r.err());
         assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    /** The probe's {@code yes 'a: b' |}: an endless input stops at the input cap, at once, one line naming it. */
+    @Test
+    void anEndlessInputStopsAtTheCap() {
+        java.io.InputStream endless = new java.io.InputStream() {
+            private final byte[] line = "a: b\n".getBytes(StandardCharsets.US_ASCII);
+            private long i;
+
+            @Override
+            public int read() {
+                return line[(int) (i++ % line.length)];
+            }
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        long start = System.nanoTime();
+        int exit = WebhookExplainCommand.run(new String[] {"-f", "-"}, endless, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, exit, message);
+        assertTrue(message.startsWith("error: <stdin>: larger than 16 MiB, the most this command reads"), message);
+        assertTrue(java.time.Duration.ofNanos(System.nanoTime() - start).toSeconds() < 60, "it answers");
     }
 
     static Stream<Arguments> usage() {

@@ -60,6 +60,17 @@ public final class SloConfigParser {
         return problems;
     }
 
+    /**
+     * The problems of each field alone (types and ranges), without the rules that order two fields (a threshold above
+     * its lower bound): Koordinator's koordlet checks those in the strategy that uses the pair, which skips itself for
+     * the round while every other strategy runs.
+     */
+    public static List<String> valueProblems(SloConfigKey key, JsonNode strategy, String where) {
+        List<String> problems = new java.util.ArrayList<>();
+        SloRules.check(strategy, key.rules(), List.of(), where + ".", problems);
+        return problems;
+    }
+
     private static SloStrategies strategies(SloConfigKey key, JsonNode root, String clusterField, String nodesField,
             List<String> problems) {
         JsonNode clusterJson = clusterField == null ? withoutProfile(root, nodesField) : root.get(clusterField);

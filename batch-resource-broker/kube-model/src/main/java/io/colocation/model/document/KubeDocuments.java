@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.colocation.api.InvalidInputException;
+import io.colocation.api.io.LimitedInputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -76,6 +77,14 @@ public final class KubeDocuments {
     }
 
     public static List<Sourced> read(String path, InputStream stdin) throws InvalidInputException {
+        return read(path, stdin, MAX_INPUT_BYTES, "select what it needs (kubectl get pods --field-selector spec.nodeName=NODE)");
+    }
+
+    /**
+     * As {@link #read(String, InputStream)}, reading at most {@code maxBytes}: a command that takes a few objects stops
+     * a runaway input ({@code yes 'a: b' |}) at once instead of parsing a gigabyte; {@code hint} says what fits.
+     */
+    public static List<Sourced> read(String path, InputStream stdin, long maxBytes, String hint) throws InvalidInputException {
         String label = path.equals("-") ? "<stdin>" : path;
         InputStream raw;
         try {
@@ -97,7 +106,8 @@ public final class KubeDocuments {
         } catch (java.nio.file.InvalidPathException | IOException e) {
             throw new InvalidInputException(label + ": cannot read: " + e.getMessage());
         }
-        try (BufferedInputStream in = new BufferedInputStream(new LimitedInputStream(raw, label), 1 << 16)) {
+        try (BufferedInputStream in = new BufferedInputStream(new LimitedInputStream(raw, maxBytes, label + ": larger than "
+                + (maxBytes >> 20) + " MiB, the most this command reads; " + hint), 1 << 16)) {
             boolean json = startsLikeJson(in);
             return parse(label, in, json);
         } catch (LimitedInputStream.TooLarge e) {
@@ -212,17 +222,20 @@ public final class KubeDocuments {
             }
         } else {
             Sourced doc = new Sourced(file, object, position, heldBy);
-            noNullItems(object, "", doc);
+            jsonValuesOnly(object, "", doc);
             out.add(doc);
         }
     }
 
-    /** A null item of a list (which no API server returns) is an error naming the object and the field. */
-    private static void noNullItems(JsonNode node, String at, Sourced doc) throws InvalidInputException {
+    /**
+     * What an API server could have returned: a null item of a list, or a value no JSON has (YAML's {@code !!binary} and
+     * other typed tags), is an error naming the object and the field.
+     */
+    private static void jsonValuesOnly(JsonNode node, String at, Sourced doc) throws InvalidInputException {
         if (node.isObject()) {
             for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
                 java.util.Map.Entry<String, JsonNode> e = it.next();
-                noNullItems(e.getValue(), at.isEmpty() ? e.getKey() : at + "." + e.getKey(), doc);
+                jsonValuesOnly(e.getValue(), at.isEmpty() ? e.getKey() : at + "." + e.getKey(), doc);
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
@@ -230,51 +243,12 @@ public final class KubeDocuments {
                     throw new InvalidInputException(doc.file() + ": " + (doc.kind().isEmpty() ? "object" : doc.kind()) + " "
                             + doc.name() + ": " + at + "[" + i + "] is null (a list of " + at + " holds objects or values, never null)");
                 }
-                noNullItems(node.get(i), at + "[" + i + "]", doc);
+                jsonValuesOnly(node.get(i), at + "[" + i + "]", doc);
             }
-        }
-    }
-
-    /** Fails once more than {@link #MAX_INPUT_BYTES} were read (a /dev/zero, a runaway pipe). */
-    private static final class LimitedInputStream extends java.io.FilterInputStream {
-        static final class TooLarge extends IOException {
-            TooLarge(String message) {
-                super(message);
-            }
-        }
-
-        private final String label;
-        private long read;
-
-        LimitedInputStream(InputStream in, String label) {
-            super(in);
-            this.label = label;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int c = super.read();
-            if (c >= 0) {
-                count(1);
-            }
-            return c;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count(n);
-            }
-            return n;
-        }
-
-        private void count(int n) throws TooLarge {
-            read += n;
-            if (read > MAX_INPUT_BYTES) {
-                throw new TooLarge(label + ": larger than " + (MAX_INPUT_BYTES >> 20) + " MiB, the most this command reads;"
-                        + " select what it needs (kubectl get pods --field-selector spec.nodeName=NODE)");
-            }
+        } else if (node.isBinary() || node.isPojo()) {
+            throw new InvalidInputException(doc.file() + ": " + (doc.kind().isEmpty() ? "object" : doc.kind()) + " " + doc.name()
+                    + ": " + at + " is a " + (node.isBinary() ? "!!binary" : "typed") + " YAML value: Kubernetes objects hold strings,"
+                    + " numbers, booleans, lists and maps only");
         }
     }
 }

@@ -1,0 +1,198 @@
+package io.colocation.broker.nodeagent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.colocation.api.InvalidInputException;
+import io.colocation.broker.review.AdmissionEnvelope;
+import io.colocation.model.node.YarnRelease;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The node restriction of the node agent ({@code /node-agent}), what Kubernetes' NodeRestriction admission plugin does
+ * for kubelets: a request of the koordlet's service account may act on its own node only. Its node is the one its pod
+ * is bound to, and its pod is named by its bound service-account token (the API server puts the pod's name and uid in
+ * the request's {@code userInfo.extra}); a token without them (a legacy Secret token) is refused, since it says
+ * nothing of a node. Then:
+ * <ul>
+ * <li>a Node: only its own, and only its {@code colocation.io/yarn-release} annotation may change (no label, taint,
+ * cordon, drain or other annotation); the release is stamped with a {@link ReleaseProof}, which the broker requires;</li>
+ * <li>Node status: never (the kubelet's and the broker's);</li>
+ * <li>NodeMetric status: only its own node's;</li>
+ * <li>an eviction: only of a pod bound to its node.</li>
+ * </ul>
+ * Every other requester is allowed unchanged: their rights are RBAC's. A pure function of the review and the pods it
+ * looks up.
+ */
+public final class NodeAgentReviews {
+    static final String EXTRA_POD_NAME = "authentication.kubernetes.io/pod-name";
+    static final String EXTRA_POD_UID = "authentication.kubernetes.io/pod-uid";
+    private static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
+    private static final Set<String> IGNORED_METADATA = Set.of("resourceVersion", "managedFields", "generation");
+
+    /** A pod as the restriction needs it: its uid and the node it is bound to (empty when not bound). */
+    public record BoundPod(String uid, String nodeName) {
+    }
+
+    /** The pods the restriction looks up. */
+    @FunctionalInterface
+    public interface Pods {
+        Optional<BoundPod> get(String namespace, String name);
+    }
+
+    /** The decision and a line for the log; {@code agent} is {@code namespace/pod} of the requester, empty when not the agent. */
+    public record Answer(ObjectNode review, String agent, String decision, String message) {
+    }
+
+    private NodeAgentReviews() {
+    }
+
+    /**
+     * @param serviceAccounts the node agent's service accounts, {@code namespace:name}
+     * @throws InvalidInputException when the body is no AdmissionReview with a request and a uid (answered HTTP 400)
+     */
+    public static Answer answer(JsonNode review, Set<String> serviceAccounts, Pods pods, ReleaseProof proof) throws InvalidInputException {
+        AdmissionEnvelope envelope = AdmissionEnvelope.open(review);
+        JsonNode request = envelope.request();
+        String user = request.path("userInfo").path("username").asText("");
+        if (!user.startsWith(SERVICE_ACCOUNT_PREFIX) || !serviceAccounts.contains(user.substring(SERVICE_ACCOUNT_PREFIX.length()))) {
+            return new Answer(envelope.allow(), "", "not the node agent", "");
+        }
+        String agentNamespace = user.substring(SERVICE_ACCOUNT_PREFIX.length(), user.lastIndexOf(':'));
+        String podName = first(request.path("userInfo").path("extra").path(EXTRA_POD_NAME));
+        String podUid = first(request.path("userInfo").path("extra").path(EXTRA_POD_UID));
+        String agent = agentNamespace + "/" + (podName == null ? "?" : podName);
+        if (podName == null || podUid == null) {
+            return refuse(envelope, agent, user + " acts with a token that names no pod: the node agent must use a bound service-account"
+                    + " token (a projected serviceAccountToken volume), which names its pod and so its node");
+        }
+        Optional<BoundPod> own = pods.get(agentNamespace, podName);
+        if (own.isEmpty() || !own.get().uid().equals(podUid) || own.get().nodeName().isEmpty()) {
+            return refuse(envelope, agent, "the node agent's pod " + agent + " (uid " + podUid + ") is not a pod bound to a node");
+        }
+        String node = own.get().nodeName();
+        String name = request.path("name").asText("");
+        if (envelope.isFor("", "nodes", "")) {
+            return node(envelope, agent, node, name, request, proof);
+        }
+        if (envelope.isFor("", "nodes", "status")) {
+            return refuse(envelope, agent, "the node agent does not write Node status (its kubelet's and the broker's)");
+        }
+        if (envelope.isFor("slo.koordinator.sh", "nodemetrics", "status")) {
+            return name.equals(node) ? new Answer(envelope.allow(), agent, "allowed", "")
+                    : refuse(envelope, agent, "the node agent on " + node + " may write the status of NodeMetric " + node + " only, not "
+                            + name);
+        }
+        if (envelope.isFor("slo.koordinator.sh", "nodemetrics", "")) {
+            return refuse(envelope, agent, "a NodeMetric's spec is the broker's");
+        }
+        if (envelope.isFor("", "pods", "eviction")) {
+            String namespace = request.path("namespace").asText("");
+            Optional<BoundPod> victim = pods.get(namespace, name);
+            return victim.isPresent() && victim.get().nodeName().equals(node) ? new Answer(envelope.allow(), agent, "allowed", "")
+                    : refuse(envelope, agent, "the node agent on " + node + " may evict pods on " + node + " only; pod " + namespace + "/"
+                            + name + " is " + victim.map(p -> p.nodeName().isEmpty() ? "not bound" : "on " + p.nodeName())
+                                    .orElse("not found"));
+        }
+        return new Answer(envelope.allow(), agent, "allowed", "");
+    }
+
+    /** Its own Node, its yarn-release annotation alone; a changed release is stamped, a removed one unstamped. */
+    private static Answer node(AdmissionEnvelope envelope, String agent, String node, String name, JsonNode request, ReleaseProof proof) {
+        if (!name.equals(node)) {
+            return refuse(envelope, agent, "the node agent on " + node + " may change Node " + node + " only, not " + name);
+        }
+        if (!"UPDATE".equals(envelope.operation())) {
+            return refuse(envelope, agent, "the node agent may only annotate its Node, not " + envelope.operation().toLowerCase() + " it");
+        }
+        JsonNode before = request.path("oldObject");
+        JsonNode after = request.path("object");
+        String changed = changedBeyondRelease(before, after);
+        if (changed != null) {
+            return refuse(envelope, agent, "the node agent may change only the " + YarnRelease.ANNOTATION + " annotation of its Node;"
+                    + " this request changes " + changed);
+        }
+        String release = text(after.path("metadata").path("annotations").get(YarnRelease.ANNOTATION));
+        String stamp = text(after.path("metadata").path("annotations").get(ReleaseProof.ANNOTATION));
+        ArrayNode patch = JsonNodeFactory.instance.arrayNode();
+        String path = "/metadata/annotations/" + ReleaseProof.ANNOTATION.replace("~", "~0").replace("/", "~1");
+        if (release != null) {
+            if (!after.path("metadata").path("annotations").isObject()) {
+                patch.addObject().put("op", "add").put("path", "/metadata/annotations").set("value", JsonNodeFactory.instance.objectNode());
+            }
+            patch.addObject().put("op", "add").put("path", path).put("value", proof.sign(node, release));
+        } else if (stamp != null) {
+            patch.addObject().put("op", "remove").put("path", path);
+        }
+        return new Answer(patch.isEmpty() ? envelope.allow() : envelope.allowPatched(patch), agent, "allowed",
+                release == null ? "" : "yarn-release stamped");
+    }
+
+    /** What differs between the two Nodes apart from the release, its stamp and the server's bookkeeping; null: nothing. */
+    private static String changedBeyondRelease(JsonNode before, JsonNode after) {
+        for (String field : new String[] {"spec", "status"}) {
+            if (!Objects.equals(before.get(field), after.get(field))) {
+                return field;
+            }
+        }
+        ObjectNode metaBefore = metadata(before);
+        ObjectNode metaAfter = metadata(after);
+        ObjectNode annotationsBefore = without((ObjectNode) metaBefore.remove("annotations"));
+        ObjectNode annotationsAfter = without((ObjectNode) metaAfter.remove("annotations"));
+        if (!metaBefore.equals(metaAfter)) {
+            for (Iterator<String> it = union(metaBefore, metaAfter); it.hasNext();) {
+                String f = it.next();
+                if (!Objects.equals(metaBefore.get(f), metaAfter.get(f))) {
+                    return "metadata." + f;
+                }
+            }
+        }
+        for (Iterator<String> it = union(annotationsBefore, annotationsAfter); it.hasNext();) {
+            String k = it.next();
+            if (!Objects.equals(annotationsBefore.get(k), annotationsAfter.get(k))) {
+                return "the annotation " + k;
+            }
+        }
+        return null;
+    }
+
+    private static ObjectNode metadata(JsonNode object) {
+        ObjectNode m = object.path("metadata").isObject() ? ((ObjectNode) object.get("metadata")).deepCopy()
+                : JsonNodeFactory.instance.objectNode();
+        m.remove(IGNORED_METADATA);
+        if (m.path("annotations").isNull()) {
+            m.remove("annotations");
+        }
+        return m;
+    }
+
+    private static ObjectNode without(ObjectNode annotations) {
+        ObjectNode a = annotations == null ? JsonNodeFactory.instance.objectNode() : annotations;
+        a.remove(YarnRelease.ANNOTATION);
+        a.remove(ReleaseProof.ANNOTATION);
+        return a;
+    }
+
+    private static Iterator<String> union(ObjectNode a, ObjectNode b) {
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        a.fieldNames().forEachRemaining(keys::add);
+        b.fieldNames().forEachRemaining(keys::add);
+        return keys.iterator();
+    }
+
+    private static Answer refuse(AdmissionEnvelope envelope, String agent, String message) {
+        return new Answer(envelope.refuse(403, message), agent, "refused", message);
+    }
+
+    private static String first(JsonNode values) {
+        return values.isArray() && values.size() > 0 && values.get(0).isTextual() ? values.get(0).asText() : null;
+    }
+
+    private static String text(JsonNode value) {
+        return value == null || value.isNull() ? null : value.asText();
+    }
+}
