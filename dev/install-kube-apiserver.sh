@@ -7,6 +7,8 @@
 #   dev/install-kube-apiserver.sh                       # prints the directory holding kube-apiserver, etcd, kubectl
 #   dev/install-kube-apiserver.sh --with-kube-scheduler # also builds kube-scheduler (the k8s-scheduler benchmark)
 #   dev/install-kube-apiserver.sh --with-kubelet        # also builds kubelet (a real node on the test host)
+#   dev/install-kube-apiserver.sh --with-control-plane  # also builds kube-controller-manager, kube-scheduler and
+#                                                       # kube-proxy (the end-to-end suite's cluster)
 #
 # Cache: ${COLOCATION_CACHE:-$HOME/.cache/colocation}/kube-1.20.2/bin
 #
@@ -14,19 +16,21 @@
 # goes to stderr by construction (fd 3 keeps the caller's stdout for the path alone).
 set -euo pipefail
 exec 3>&1 1>&2
+. "$(dirname "$(readlink -f "$0")")/lib/apt-install.sh"
 
 KUBE_VERSION=1.20.2
 CACHE=${COLOCATION_CACHE:-$HOME/.cache/colocation}
 BIN_DIR=$CACHE/kube-$KUBE_VERSION/bin
 log() { echo "[install-kube-apiserver] $*" >&2; }
 
-# Binaries to build from the source tree: kube-apiserver always, kube-scheduler on request.
+# Binaries to build from the source tree: kube-apiserver always, the others on request (one make builds them all).
 wanted=(kube-apiserver)
 for arg in "$@"; do
   case "$arg" in
     --with-kube-scheduler) wanted+=(kube-scheduler) ;;
     --with-kubelet) wanted+=(kubelet) ;;
-    *) log "unknown argument: $arg (known: --with-kube-scheduler, --with-kubelet)"; exit 2 ;;
+    --with-control-plane) wanted+=(kube-controller-manager kube-scheduler kube-proxy) ;;
+    *) log "unknown argument: $arg (known: --with-kube-scheduler, --with-kubelet, --with-control-plane)"; exit 2 ;;
   esac
 done
 missing=()
@@ -41,12 +45,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   command -v make >/dev/null || need_apt+=(make)
   command -v rsync >/dev/null || need_apt+=(rsync)
 fi
-if [ ${#need_apt[@]} -gt 0 ]; then
-  log "installing from apt: ${need_apt[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
-fi
+apt_install install-kube-apiserver "${need_apt[@]}"
 # Debian starts etcd as a service on install; the tests start their own on free ports.
 if command -v systemctl >/dev/null && systemctl is-active --quiet etcd 2>/dev/null; then
   systemctl stop etcd || true
@@ -98,7 +97,7 @@ fi
 ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
 if command -v kubectl >/dev/null; then ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"; fi
 "$BIN_DIR/kube-apiserver" --version
-for b in kube-scheduler kubelet; do
+for b in kube-scheduler kubelet kube-controller-manager kube-proxy; do
   if [ -x "$BIN_DIR/$b" ]; then "$BIN_DIR/$b" --version; fi
 done
 echo "$BIN_DIR" >&3

@@ -9,6 +9,8 @@
 # (the sources, this script, the JDK's release) change. A second run takes seconds.
 #
 #   dev/install-kubelet-node.sh     # prints the directory holding kube-apiserver, etcd, kubelet and node-base.tar
+#   dev/install-kubelet-node.sh --with-control-plane   # and kube-controller-manager, kube-scheduler, kube-proxy
+#                                                      # (the end-to-end suite's cluster; one build for all)
 #
 # Stdout holds that directory's path and nothing else: every other line, this script's and the tools' it runs (jlink
 # prints its incubator-module warning on stdout), goes to stderr by construction (fd 3 keeps the caller's stdout).
@@ -17,10 +19,18 @@ exec 3>&1 1>&2
 self=$(readlink -f "$0")
 cd "$(dirname "$self")/.."
 . dev/lib/installed-dir.sh
+. dev/lib/apt-install.sh
+. dev/lib/rootfs.sh
 CACHE=${COLOCATION_CACHE:-$HOME/.cache/colocation}
 log() { echo "[install-kubelet-node] $*" >&2; }
 
-BIN_DIR=$(installed_dir dev/install-kube-apiserver.sh --with-kubelet)
+for arg in "$@"; do
+  case "$arg" in
+    --with-control-plane) ;;
+    *) log "unknown argument: $arg (known: --with-control-plane)"; exit 2 ;;
+  esac
+done
+BIN_DIR=$(installed_dir dev/install-kube-apiserver.sh --with-kubelet "$@")
 
 need_apt=()
 command -v containerd >/dev/null || need_apt+=(containerd)
@@ -32,19 +42,14 @@ command -v gcc >/dev/null || need_apt+=(gcc)
 # jlink needs the JDK's jmods, which Debian ships in openjdk-17-jdk-headless
 JDK=/usr/lib/jvm/java-17-openjdk-amd64
 [ -d "$JDK/jmods" ] || need_apt+=(openjdk-17-jdk-headless)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  log "installing from apt: ${need_apt[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
-fi
+apt_install install-kubelet-node "${need_apt[@]}"
 # Debian may start containerd as a service on install; KubeletNode runs its own, on its own socket and directories.
 if command -v systemctl >/dev/null && systemctl is-active --quiet containerd 2>/dev/null; then
   systemctl stop containerd || true
 fi
 
 src=local-clusters/node-image
-hash=$(cat "$src"/*.c "$self" "$JDK/release" | sha256sum | cut -c1-16)
+hash=$(cat "$src"/*.c "$self" dev/lib/rootfs.sh "$JDK/release" | sha256sum | cut -c1-16)
 image_dir=$CACHE/node-image/$hash
 if [ ! -f "$image_dir/node-base.tar" ]; then
   log "building the node image colocation.local/node-base:3 ($hash)"
@@ -65,18 +70,8 @@ if [ ! -f "$image_dir/node-base.tar" ]; then
   mkdir -p "$root/bin" "$root/opt" "$root/etc" "$root/root" "$root/tmp"
   chmod 1777 "$root/tmp"
   cp "$work/pause" "$work/burner" "$root/"
-  cp "$work/busybox/bin/busybox" "$root/bin/"
-  for applet in $("$root/bin/busybox" --list); do
-    [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
-  done
-  cp -a "$work/java" "$root/opt/java"
-  # the shared libraries the runtime loads, at the paths this host's loader found them (X11 and sound ones are left
-  # out: the runtime is headless)
-  find "$root/opt/java" -type f \( -name '*.so' -o -path '*/bin/*' -o -name jspawnhelper \) -exec ldd {} \; 2>/dev/null \
-    | awk '/=> \// {print $3} /^[[:space:]]+\/lib64\// {print $1}' | sort -u | while read -r lib; do
-      mkdir -p "$root$(dirname "$lib")"
-      cp -L "$lib" "$root$lib"
-    done
+  rootfs_busybox "$root" "$work/busybox/bin/busybox"
+  rootfs_java "$root" "$work/java"
   # and the C/C++ runtime the native codecs of Spark's executors link (zstd-jni: libpthread; snappy-java: libm;
   # others libstdc++), which a plain JVM does not load
   for lib in libpthread.so.0 libm.so.6 libdl.so.2 librt.so.1 libstdc++.so.6 libgcc_s.so.1; do

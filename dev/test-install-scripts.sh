@@ -21,7 +21,7 @@ done
 cold=$(mktemp -d)
 trap 'rm -rf "$cold"' EXIT
 mkdir -p "$cold/kube-1.20.2/bin"
-for b in kube-apiserver kubelet kube-scheduler; do
+for b in kube-apiserver kubelet kube-scheduler kube-controller-manager kube-proxy; do
   if [ -x "$warm/$b" ]; then ln -s "$(readlink -f "$warm/$b")" "$cold/kube-1.20.2/bin/$b"; fi
 done
 start=$(date +%s)

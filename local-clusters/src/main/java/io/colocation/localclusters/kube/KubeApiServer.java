@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,16 +25,18 @@ import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A real etcd and kube-apiserver (v1.20.2, built by {@code dev/install-kube-apiserver.sh}) on loopback ports outside
  * the ephemeral range ({@link LoopbackPorts}); a start that loses a port to another process is retried on new ones. Authentication is a static admin token in group {@code system:masters}; the serving
- * certificate is self-signed, so clients skip TLS verification. No controller manager, no kubelet: see
- * shared/notes/KUBE-APISERVER.md for what a bare API server does not do.
+ * certificate is self-signed, so clients skip TLS verification. Alone it is a bare API server (no controllers, no
+ * kubelet: see shared/notes/KUBE-APISERVER.md for what that does not do); {@link #startReachableFromPods} serves pods
+ * too, for a {@link KubeletNode} with a {@link KubeControlPlane}.
  */
 public final class KubeApiServer implements Closeable {
     public static final String BIN_DIR_PROPERTY = "colocation.kube.bin";
@@ -42,6 +45,8 @@ public final class KubeApiServer implements Closeable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
 
     private final Path workDir;
+    /** The host address pods reach this server at, or null: loopback only. */
+    private final String podReachableAddress;
     private final String token = UUID.randomUUID().toString();
     private final List<Process> processes = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::destroyProcesses, "kube-apiserver-shutdown");
@@ -49,16 +54,30 @@ public final class KubeApiServer implements Closeable {
     private Path kubeconfig;
     private WebhookClientIdentity webhookClient;
 
-    private KubeApiServer(Path workDir) {
+    private KubeApiServer(Path workDir, String podReachableAddress) {
         this.workDir = workDir;
+        this.podReachableAddress = podReachableAddress;
     }
 
     /** Starts etcd and the API server under {@code workDir} and waits until the server is ready. */
     public static KubeApiServer start(Path workDir) throws IOException {
+        return start(workDir, null);
+    }
+
+    /**
+     * As {@link #start(Path)}, the server listening on every address and advertising {@code hostAddress} (the
+     * {@code kubernetes} Service's endpoint): pods of a {@link KubeletNode} reach it through kube-proxy as in a real
+     * cluster ({@link KubeControlPlane}).
+     */
+    public static KubeApiServer startReachableFromPods(Path workDir, String hostAddress) throws IOException {
+        return start(workDir, java.util.Objects.requireNonNull(hostAddress, "hostAddress"));
+    }
+
+    private static KubeApiServer start(Path workDir, String podReachableAddress) throws IOException {
         Path bin = locateBinaries();
         try {
             return LoopbackPorts.retryOnBindFailure(5, () -> {
-                KubeApiServer server = new KubeApiServer(workDir);
+                KubeApiServer server = new KubeApiServer(workDir, podReachableAddress);
                 try {
                     server.launch(bin);
                     return server;
@@ -120,8 +139,8 @@ public final class KubeApiServer implements Closeable {
         webhookClient = WebhookClientIdentity.write(workDir.resolve("webhook-client"));
         spawn("kube-apiserver", List.of(bin.resolve("kube-apiserver").toString(),
                 "--etcd-servers=" + etcdUrl,
-                "--bind-address=127.0.0.1",
-                "--advertise-address=127.0.0.1",
+                "--bind-address=" + (podReachableAddress == null ? "127.0.0.1" : "0.0.0.0"),
+                "--advertise-address=" + (podReachableAddress == null ? "127.0.0.1" : podReachableAddress),
                 "--secure-port=" + apiPort,
                 "--cert-dir=" + workDir.resolve("certs"),
                 "--token-auth-file=" + tokens,
@@ -139,6 +158,16 @@ public final class KubeApiServer implements Closeable {
         awaitReady();
         kubeconfig = writeKubeconfig();
         LOG.info("kube-apiserver ready at {} (work dir {})", url(), workDir);
+    }
+
+    /** The PEM chain of the server's self-signed serving certificate (its CA included): what pods are given to trust it. */
+    public Path servingCertificate() {
+        return workDir.resolve("certs/apiserver.crt");
+    }
+
+    /** The key that signs service-account tokens (the controller manager's token controller signs with it too). */
+    public Path serviceAccountKey() {
+        return workDir.resolve("service-account.key");
     }
 
     /** The client certificate this API server shows the webhooks it calls, and the CA that signed it. */
@@ -308,16 +337,36 @@ public final class KubeApiServer implements Closeable {
         }
     }
 
+    /**
+     * Trusts any certificate for any name: an extended trust manager, since the JDK checks the host name on behalf of
+     * a plain one (the server's self-made certificate names its advertised address, not always 127.0.0.1).
+     */
     private static SSLContext trustAll() throws IOException {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {new X509TrustManager() {
+            context.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
                 @Override
                 public void checkClientTrusted(X509Certificate[] chain, String authType) {
                 }
 
                 @Override
                 public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+                }
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+                }
+
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+                }
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
                 }
 
                 @Override

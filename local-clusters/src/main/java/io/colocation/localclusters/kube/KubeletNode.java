@@ -59,15 +59,11 @@ public final class KubeletNode implements Closeable {
 
     /** Why this host cannot run a real node (empty: it can). */
     public static Optional<String> unavailable() {
-        Path bin;
-        try {
-            bin = KubeApiServer.locateBinaries();
-        } catch (IllegalStateException e) {
-            return Optional.of(e.getMessage());
+        Optional<String> notRootOrNoBinaries = rootWithBinaries("a kubelet");
+        if (notRootOrNoBinaries.isPresent()) {
+            return notRootOrNoBinaries;
         }
-        if (!"root".equals(System.getProperty("user.name"))) {
-            return Optional.of("a kubelet needs root (running as " + System.getProperty("user.name") + ")");
-        }
+        Path bin = KubeApiServer.locateBinaries();
         Path hierarchy = Files.isDirectory(CGROUP.resolve("cpu")) ? CGROUP.resolve("cpu") : CGROUP;
         if (!Files.isWritable(hierarchy)) {
             return Optional.of("the cgroup mount " + hierarchy + " is not writable");
@@ -87,6 +83,19 @@ public final class KubeletNode implements Closeable {
         }
         return missing.isEmpty() ? Optional.empty()
                 : Optional.of("missing " + String.join(", ", missing) + ": run dev/install-kubelet-node.sh");
+    }
+
+    /** Why {@code who} cannot run on this host as far as root and the kube binaries go (empty: it can). */
+    static Optional<String> rootWithBinaries(String who) {
+        try {
+            KubeApiServer.locateBinaries();
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return Optional.of(who + " needs root (running as " + System.getProperty("user.name") + ")");
+        }
+        return Optional.empty();
     }
 
     /** Starts containerd and the kubelet, registers {@code nodeName} and waits until the Node is Ready. */
@@ -112,7 +121,8 @@ public final class KubeletNode implements Closeable {
 
     /**
      * This host's address on the pods' network (the bridge's gateway address, there once a pod ran): where a pod reaches
-     * a server on the host, a Spark driver say. Pods have no default route, so the host's other addresses are not.
+     * a server on the host, a Spark driver say. Pods route everything else through it too, so the host's own addresses
+     * and kube-proxy's Service addresses are reachable ({@link KubeControlPlane}); nothing is forwarded beyond the host.
      */
     public String podNetworkGateway() {
         return "10.245." + subnet + ".1";
@@ -123,10 +133,11 @@ public final class KubeletNode implements Closeable {
             Files.createDirectories(workDir.resolve(dir));
         }
         Files.writeString(workDir.resolve("cni/conf/10-colocation.conflist"), """
-                {"cniVersion": "0.4.0", "name": "colocation-node", "plugins": [
-                  {"type": "bridge", "bridge": "%s", "isGateway": true, "ipMasq": false,
-                   "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.245.%d.0/24"}]], "dataDir": "%s"}}]}
-                """.formatted(bridge, subnet, workDir.resolve("cni/ipam")));
+                {"cniVersion": "0.4.0", "name": "%s", "plugins": [
+                  {"type": "bridge", "bridge": "%s", "isGateway": true, "ipMasq": true,
+                   "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.245.%d.0/24"}]], "routes": [{"dst": "0.0.0.0/0"}],
+                   "dataDir": "%s"}}]}
+                """.formatted(bridge, bridge, subnet, workDir.resolve("cni/ipam")));
         Path config = workDir.resolve("containerd/config.toml");
         Files.writeString(config, """
                 version = 2
@@ -181,6 +192,14 @@ public final class KubeletNode implements Closeable {
                 "--hostname-override=" + nodeName, "--logtostderr=true", "--v=1"));
         awaitReady();
         LOG.info("real node {} Ready (kubelet and containerd in {})", nodeName, workDir);
+    }
+
+    /**
+     * Imports an OCI image archive (one of {@code dev/build-images.sh}'s) into the node's containerd as
+     * {@code baseName:<its tag>}, as a registry pull would leave it: pods asking for it with {@code IfNotPresent} run it.
+     */
+    public void importImage(Path archive, String baseName) throws IOException {
+        ctr("images", "import", "--base-name", baseName, archive.toRealPath().toString());
     }
 
     private void spawn(String name, List<String> command) throws IOException {
@@ -312,6 +331,7 @@ public final class KubeletNode implements Closeable {
         killShims();
         unmountUnder(workDir);
         run(List.of("ip", "link", "delete", bridge), 10);
+        removeMasquerade();
         removeKubepods();
         try {
             client.nodes().withName(nodeName).delete();
@@ -353,6 +373,21 @@ public final class KubeletNode implements Closeable {
             }
         } catch (IOException e) {
             LOG.warn("could not read the mounts under {}: {}", dir, e.toString());
+        }
+    }
+
+    /**
+     * The pods' masquerade rules (ipMasq: pods reach the host's network, its DNS among it) that a pod's network teardown
+     * did not remove (a pod whose kubelet was killed): the network is named after the bridge, and so are its rules.
+     */
+    private void removeMasquerade() {
+        for (String rule : output(List.of("iptables-save", "-t", "nat"))) {
+            if (rule.startsWith("-A POSTROUTING ") && rule.contains(bridge) && rule.contains(" -j CNI-")) {
+                String chain = rule.substring(rule.lastIndexOf(" -j ") + 4).trim();
+                run(List.of("sh", "-c", "iptables -t nat " + rule.replaceFirst("^-A", "-D")), 10);
+                run(List.of("iptables", "-t", "nat", "-F", chain), 10);
+                run(List.of("iptables", "-t", "nat", "-X", chain), 10);
+            }
         }
     }
 

@@ -30,12 +30,19 @@ public final class LocalZooKeeper implements Closeable {
     private static final int TICK_MS = 500;
 
     private final Path dataDir;
+    private final InetAddress address;
     private final List<CuratorFramework> clients = new ArrayList<>();
     private int port;
     private ZooKeeperServer server;
     private ServerCnxnFactory connections;
 
     public LocalZooKeeper() throws IOException {
+        this(InetAddress.getLoopbackAddress());
+    }
+
+    /** A server on {@code address} (a host address, for clients in pods of a real node), not loopback. */
+    public LocalZooKeeper(InetAddress address) throws IOException {
+        this.address = address;
         this.dataDir = Files.createTempDirectory("colocation-zookeeper-");
         try {
             LoopbackPorts.retryOnBindFailure(5, () -> {
@@ -58,7 +65,7 @@ public final class LocalZooKeeper implements Closeable {
         // ticks of 500 ms allow sessions of 1 to 10 s by default; tests ask for 6 s
         zk.setMaxSessionTimeout(60_000);
         ServerCnxnFactory factory = ServerCnxnFactory.createFactory();
-        factory.configure(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+        factory.configure(new InetSocketAddress(address, port), 1000);
         try {
             factory.startup(zk);
         } catch (InterruptedException e) {
@@ -75,7 +82,7 @@ public final class LocalZooKeeper implements Closeable {
     }
 
     public String connectString() {
-        return "127.0.0.1:" + port;
+        return address.getHostAddress() + ":" + port;
     }
 
     /** A started client with short timeouts; closed when this server closes. */

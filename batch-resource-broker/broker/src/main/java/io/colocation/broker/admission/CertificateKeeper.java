@@ -78,7 +78,8 @@ final class CertificateKeeper {
         for (int attempt = 0; attempt < 3; attempt++) {
             Secret secret = secret();
             ServingCertificate held = null;
-            if (secret != null) {
+            // the chart ships the Secret empty: nothing to read yet, nothing to warn about
+            if (secret != null && secret.getData() != null && !secret.getData().isEmpty()) {
                 try {
                     held = ServingCertificate.fromSecretData(decoded(secret), secretRef());
                 } catch (InvalidInputException e) {
@@ -130,7 +131,8 @@ final class CertificateKeeper {
                 ? new SecretBuilder().withNewMetadata().withNamespace(settings.namespace()).withName(settings.secretName())
                         .addToLabels("app.kubernetes.io/managed-by", "colocation-broker").endMetadata()
                 : new SecretBuilder(existing);
-        return b.withType("kubernetes.io/tls").withData(data).build();
+        // a Secret's type cannot change: one the chart made (Opaque) stays so
+        return b.withType(existing == null ? "kubernetes.io/tls" : existing.getType()).withData(data).build();
     }
 
     private Secret secret() throws InvalidInputException {

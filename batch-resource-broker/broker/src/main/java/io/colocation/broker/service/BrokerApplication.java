@@ -1,5 +1,6 @@
 package io.colocation.broker.service;
 
+import io.colocation.api.InvalidInputException;
 import io.colocation.api.time.ScaledClock;
 import io.colocation.broker.admission.AdmissionWebhook;
 import io.colocation.broker.service.filters.BearerTokenFilter;
@@ -83,21 +84,22 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
 
     @Override
     public void run(BrokerConfiguration config, Environment environment) throws Exception {
-        String token = null;
-        if ("token".equals(config.auth.mode)) {
-            token = config.auth.token == null ? "" : config.auth.token.trim();
-            if (token.length() < 16) {
-                throw new IllegalArgumentException("auth.token must be set to a secret of at least 16 characters (auth.mode: token"
-                        + " protects drain, resync and the admin tasks); set auth.mode: none only for a local sandbox");
-            }
-        } else {
-            LOG.warn("auth.mode is none: anyone who reaches the broker can drain nodes and force resyncs");
-        }
         if (config.nodeAgent.restricted && !config.webhook.enabled) {
             throw new IllegalArgumentException("nodeAgent.restricted needs webhook.enabled: the webhook stamps the releases of each"
                     + " node's own koordlet, and without it every release would be ignored");
         }
         KubernetesClient kubernetes = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
+        String token = null;
+        if ("token".equals(config.auth.mode)) {
+            try {
+                token = BrokerToken.resolve(config.auth, kubernetes);
+            } catch (InvalidInputException e) {
+                kubernetes.close();
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        } else {
+            LOG.warn("auth.mode is none: anyone who reaches the broker can drain nodes and force resyncs");
+        }
         if (config.webhook.enabled) {
             // Every replica serves admission, leader or not, and before the broker's own start: it depends on nothing of it.
             try {

@@ -192,8 +192,19 @@ public class BrokerConfiguration extends Configuration {
         @Pattern(regexp = "token|none", message = "must be token or none")
         @JsonProperty
         public String mode = "token";
+        /** The token itself (conf/broker.yml reads it from ${COLOCATION_BROKER_TOKEN}); when empty, tokenSecretName's. */
         @JsonProperty
         public String token;
+        /**
+         * A Secret holding the token under {@code token}, created with a random one by the first replica when absent
+         * (what the Helm chart uses); empty: the token must be set.
+         */
+        @NotNull
+        @JsonProperty
+        public String tokenSecretName = "";
+        @NotEmpty
+        @JsonProperty
+        public String tokenSecretNamespace = "koordinator-system";
     }
 
     /** The ClusterColocationProfile pod-mutating webhook (every replica serves it; docs/webhook.md). */

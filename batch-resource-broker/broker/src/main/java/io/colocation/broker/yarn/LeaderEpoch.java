@@ -27,6 +27,10 @@ import org.slf4j.LoggerFactory;
  * ({@link Fence}). A replica that lost leadership but does not know it yet therefore cannot write: its
  * check fails once the next leader has moved the epoch on, and the YARN plugin ignores grants of older
  * epochs as well.
+ *
+ * <p>Succession: the newest replica is next in line ({@link Succession}). A standby that sees a replica started after
+ * it queued behind it joins the election again, at its end; so a rolling update, which stops the old replicas, moves
+ * the leadership once, to a new replica, instead of to an old one that is stopped next.
  */
 public final class LeaderEpoch implements Leadership, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderEpoch.class);
@@ -50,7 +54,11 @@ public final class LeaderEpoch implements Leadership, Closeable {
     private final CuratorFramework client;
     private final String root;
     private final String epochPath;
-    private final LeaderLatch latch;
+    private final String replicaId;
+    /** This replica's participant id: its replica id and when it started ({@link Succession}). */
+    private final String participantId;
+    /** Replaced when this replica joins the election again behind a newer one; only the worker thread replaces it. */
+    private volatile LeaderLatch latch;
     private final java.util.concurrent.ScheduledExecutorService worker;
     private volatile Fence fence;
     private volatile boolean started;
@@ -63,9 +71,15 @@ public final class LeaderEpoch implements Leadership, Closeable {
         this.client = client;
         this.root = root;
         this.epochPath = YarnContract.epochPath(root);
-        this.latch = new LeaderLatch(client, root + "/leader", replicaId);
+        this.replicaId = replicaId;
+        this.participantId = Succession.participantId(replicaId, System.currentTimeMillis());
         this.worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Daemons.named("leader-epoch"));
-        latch.addListener(new LeaderLatchListener() {
+        this.latch = newLatch();
+    }
+
+    private LeaderLatch newLatch() {
+        LeaderLatch joined = new LeaderLatch(client, root + "/leader", participantId);
+        joined.addListener(new LeaderLatchListener() {
             @Override
             public void isLeader() {
                 worker.execute(LeaderEpoch.this::takeEpoch);
@@ -78,6 +92,7 @@ public final class LeaderEpoch implements Leadership, Closeable {
                 LOG.warn("replica {} lost leadership{}", replicaId, lost == null ? "" : " (epoch " + lost.epoch() + ")");
             }
         });
+        return joined;
     }
 
     public void start() throws IOException {
@@ -116,9 +131,6 @@ public final class LeaderEpoch implements Leadership, Closeable {
     /** Waits until this replica leads with an epoch. */
     public boolean awaitLeadership(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        if (!latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            return false;
-        }
         while (fence().isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
@@ -132,12 +144,34 @@ public final class LeaderEpoch implements Leadership, Closeable {
             }
             if (client.getZookeeperClient().isConnected()) {
                 org.apache.curator.framework.recipes.leader.Participant leader = latch.getLeader();
-                leaderId = leader.isLeader() ? leader.getId() : null;
+                leaderId = leader.isLeader() ? Succession.replicaId(leader.getId()) : null;
                 observedAt = java.time.Instant.now();
+                if (!latch.hasLeadership() && !closed
+                        && Succession.shouldRejoin(latch.getParticipants().stream().map(p -> p.getId()).toList(), participantId)) {
+                    rejoin();
+                }
             }
         } catch (Exception e) {
             LOG.debug("cannot read the broker leader: {}", e.getMessage());
         }
+    }
+
+    /** Joins the election again, at its end: behind the replicas started after this one. */
+    private synchronized void rejoin() throws Exception {
+        if (closed) {
+            return;
+        }
+        LeaderLatch old = latch;
+        LeaderLatch again = newLatch();
+        again.start();
+        if (old.hasLeadership()) {
+            // the leader went meanwhile and this replica is next: keep the place
+            again.close(LeaderLatch.CloseMode.SILENT);
+            return;
+        }
+        latch = again;
+        old.close(LeaderLatch.CloseMode.SILENT);
+        LOG.info("replica {} joins the election again behind newer replicas (the newest is next in line)", replicaId);
     }
 
     /** Increments the epoch by compare-and-set, retrying if another writer got in between. */
@@ -166,7 +200,7 @@ public final class LeaderEpoch implements Leadership, Closeable {
                             .forPath(epochPath, Long.toString(next).getBytes(StandardCharsets.UTF_8));
                     fence = new Fence(next, written.getVersion());
                     problem = null;
-                    LOG.info("replica {} leads with epoch {}", latch.getId(), next);
+                    LOG.info("replica {} leads with epoch {}", replicaId, next);
                     return;
                 } catch (KeeperException.BadVersionException raced) {
                     LOG.info("epoch moved while taking leadership; reading it again");
@@ -236,7 +270,7 @@ public final class LeaderEpoch implements Leadership, Closeable {
     }
 
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
         closed = true;
         fence = null;
         worker.shutdownNow();

@@ -87,18 +87,33 @@ public final class PluginYarnSide implements YarnSide {
 
     @Override
     public Health health() {
-        if (!client.getZookeeperClient().isConnected()) {
-            return new Health(false, "ZooKeeper is not connected: no word from the plugin of YARN cluster " + clusterId);
-        }
-        long now = clock.millis();
         Collection<String> nodes = knownNodes();
         long fresh = nodes.stream().filter(this::reachable).count();
-        if (!nodes.isEmpty() && fresh == 0) {
+        long now = clock.millis();
+        Long pluginAge = publisher.demand().map(d -> now - d.reportedAtMillis()).orElse(null);
+        return health(clusterId, client.getZookeeperClient().isConnected(), nodes.size(), fresh, pluginAge, staleAfter, now);
+    }
+
+    /**
+     * The cluster's health from what its plugin wrote: a fresh node report, or a fresh demand report (the plugin
+     * refreshes it every few seconds whatever the nodes do), says the ResourceManager and its plugin are up; a cluster
+     * whose NodeManagers are all gone is healthy, its nodes unreachable one by one.
+     *
+     * @param pluginReportAgeMillis the age of the plugin's demand report; null when it has written none
+     */
+    static Health health(String clusterId, boolean connected, int known, long fresh, Long pluginReportAgeMillis,
+            Duration staleAfter, long now) {
+        if (!connected) {
+            return new Health(false, "ZooKeeper is not connected: no word from the plugin of YARN cluster " + clusterId);
+        }
+        boolean pluginFresh = pluginReportAgeMillis != null && pluginReportAgeMillis <= staleAfter.toMillis();
+        if (known > 0 && fresh == 0 && !pluginFresh) {
             return new Health(false, "YARN cluster " + clusterId + ": no node report newer than " + staleAfter.toSeconds()
                     + " s from the scheduler plugin (is the ResourceManager up?)");
         }
-        return new Health(true, "YARN cluster " + clusterId + " (scheduler plugin): " + fresh + " of " + nodes.size()
-                + " nodes reported within " + staleAfter.toSeconds() + " s at " + now);
+        return new Health(true, "YARN cluster " + clusterId + " (scheduler plugin): " + fresh + " of " + known
+                + " nodes reported within " + staleAfter.toSeconds() + " s at " + now
+                + (pluginFresh && fresh == 0 && known > 0 ? "; the plugin reports, no NodeManager does" : ""));
     }
 
     @Override

@@ -134,6 +134,33 @@ class KubernetesManifestsTest {
         assertTrue(example.stream().anyMatch(o -> o instanceof DaemonSet), example.toString());
     }
 
+    /** The broker.yml the chart renders into its ConfigMap is a configuration the broker accepts, with the chart's settings. */
+    @Test
+    void theRenderedBrokerYmlIsAValidConfiguration() throws Exception {
+        String yml = null;
+        try (InputStream in = Files.newInputStream(MANIFESTS.resolve("broker.yaml"))) {
+            for (JsonNode doc : new ObjectMapper(new YAMLFactory()).readerFor(JsonNode.class).<JsonNode>readValues(in).readAll()) {
+                if (doc.path("kind").asText().equals("ConfigMap") && doc.at("/metadata/name").asText().equals("colocation-broker")) {
+                    yml = doc.at("/data/broker.yml").asText();
+                }
+            }
+        }
+        assertNotNull(yml, "broker.yaml holds the ConfigMap colocation-broker with broker.yml");
+        Path file = Files.createTempFile("broker", ".yml");
+        try {
+            Files.writeString(file, yml);
+            BrokerConfiguration config = new io.dropwizard.configuration.YamlConfigurationFactory<>(BrokerConfiguration.class,
+                    io.dropwizard.jersey.validation.Validators.newValidator(), io.dropwizard.jackson.Jackson.newObjectMapper(), "dw")
+                    .build(file.toFile());
+            assertEquals("colocation-broker-token", config.auth.tokenSecretName);
+            assertTrue(config.webhook.enabled && config.nodeAgent.restricted, "admission and node trust on");
+            assertEquals(NS, config.kubernetes.sloConfigNamespace);
+            assertEquals(List.of("colocation-broker-webhook.koordinator-system.svc"), config.webhook.hosts);
+        } finally {
+            Files.delete(file);
+        }
+    }
+
     @Test
     void theBrokerPublishesBatchWithItsServiceAccountsRightsAlone(KubernetesClient client, LocalZooKeeper zk) throws Exception {
         applyKustomization(client);
@@ -259,6 +286,11 @@ class KubernetesManifestsTest {
                     .withNewSpec().withHolderIdentity("replica-a").endSpec().build()).create();
             lease.getSpec().setHolderIdentity("replica-b");
             asScheduler.leases().inNamespace(NS).resource(lease).update();
+            // fabric8's LeaderElector renews by a patch (LeaseLock.update): a kit without it lost the lead every 10 s
+            asScheduler.leases().inNamespace(NS).withName("koord-scheduler").edit(l -> {
+                l.getSpec().setHolderIdentity("replica-c");
+                return l;
+            });
             KubernetesClientException otherLease = assertThrows(KubernetesClientException.class,
                     () -> asScheduler.leases().inNamespace(NS).withName("colocation-broker").get());
             assertEquals(403, otherLease.getCode(), "only its own Lease");

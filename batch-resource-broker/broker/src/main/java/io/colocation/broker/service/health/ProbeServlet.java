@@ -10,14 +10,19 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The Kubernetes probes, answered from kept state within milliseconds. {@code /livez}: the process is
  * not wedged (its pass loop finished a pass recently); failing it restarts the pod, so a ZooKeeper or API
  * server outage never fails it. {@code /readyz}: every health check passes (a standby is ready: it serves
- * the ledger); 503 with the failing checks otherwise.
+ * the ledger); 503 with the failing checks otherwise. As kube-apiserver's, {@code /readyz?exclude=NAME} leaves a check
+ * out: the chart's probe leaves out ZooKeeper, YARN and the leadership, so a replica that serves admission and the
+ * ledger stays behind its Services through their outages, and only such a replica is.
  */
 public final class ProbeServlet extends HttpServlet {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,8 +62,10 @@ public final class ProbeServlet extends HttpServlet {
                     + stallLimit.toSeconds() + " s): the broker is stuck");
         } else {
             Map<String, Object> failing = new LinkedHashMap<>();
+            String[] excluded = request.getParameterValues("exclude");
+            Set<String> exclude = excluded == null ? Set.of() : new HashSet<>(Arrays.asList(excluded));
             checks.runHealthChecks().forEach((name, result) -> {
-                if (!result.isHealthy()) {
+                if (!result.isHealthy() && !exclude.contains(name)) {
                     failing.put(name, result.getMessage());
                 }
             });
