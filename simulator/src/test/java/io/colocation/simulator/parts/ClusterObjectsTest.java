@@ -24,7 +24,9 @@ class ClusterObjectsTest {
         assertEquals(3600, colocation.path("updateTimeThresholdSeconds").asInt());
         JsonNode shipped = null;
         try (var in = Files.newInputStream(CONF.resolve(ClusterObjects.SHIPPED))) {
-            for (Object o : (java.util.List<?>) new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(in)) {
+            Object parsed = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(in);
+            // one ConfigMap (the kit rendered from the chart) or several documents
+            for (Object o : parsed instanceof java.util.List<?> documents ? documents : java.util.List.of(parsed)) {
                 if (o instanceof io.fabric8.kubernetes.api.model.ConfigMap cm) {
                     shipped = JSON.readTree(cm.getData().get("colocation-config"));
                 }
