@@ -197,9 +197,23 @@ class KoordletOnRealNodeTest {
         });
     }
 
-    private static long pid(String commandLine) {
-        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(commandLine::equals).orElse(false))
-                .mapToLong(ProcessHandle::pid).findFirst().orElseThrow(() -> new AssertionError("no process " + commandLine));
+    /**
+     * The container's process: awaited, since a pod is Running once runc has started its container, which may still be
+     * runc's init a moment before it executes the command (a lookup right away found nothing, 1 run in CI).
+     */
+    private static long pid(String commandLine) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            java.util.OptionalLong pid = ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(commandLine::equals).orElse(false))
+                    .mapToLong(ProcessHandle::pid).findFirst();
+            if (pid.isPresent()) {
+                return pid.getAsLong();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no process " + commandLine + " within 10 s of its pod running");
+            }
+            Thread.sleep(100);
+        }
     }
 
     private static long quota() {
