@@ -1,6 +1,7 @@
 package io.colocation.scheduler.framework;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,14 +59,15 @@ public final class SchedulingCycle {
         int start = sampled ? search.start(all) : 0;
         // Nothing to compare without a score plugin: the first feasible node is the answer.
         int wanted = profile.scores().isEmpty() ? Math.min(toFind, 1) : toFind;
-        List<Integer> feasible = new ArrayList<>();
+        int[] feasible = new int[Math.min(wanted, all)];
+        int found = 0;
         Map<String, Integer> rejections = new java.util.TreeMap<>();
         int processed = 0;
-        while (processed < all && feasible.size() < wanted) {
+        while (processed < all && found < wanted) {
             int i = (start + processed++) % all;
             Status rejected = firstRejection(profile, state, pod, nodes.get(i));
             if (rejected == null) {
-                feasible.add(i);
+                feasible[found++] = i;
             } else {
                 rejected.reasons().forEach(r -> rejections.merge(r, 1, Integer::sum));
             }
@@ -73,28 +75,37 @@ public final class SchedulingCycle {
         if (sampled) {
             search.stoppedAfter(start, processed, all);
         }
-        if (feasible.isEmpty()) {
+        if (found == 0) {
             return new Selection(null, summary(0, all, rejections));
         }
-        feasible.sort(null); // ties go to the first node in order, as in decide
-        long[] totals = new long[feasible.size()];
+        Arrays.sort(feasible, 0, found); // ties go to the first node in order, as in decide
+        long[] totals = new long[found];
+        long[] raw = new long[found];
         for (Profile.Weighted w : profile.scores()) {
-            Map<String, Long> raw = new LinkedHashMap<>();
-            for (int i : feasible) {
-                raw.put(nodes.get(i).name(), w.plugin().score(state, pod, nodes.get(i)));
+            for (int k = 0; k < found; k++) {
+                raw[k] = w.plugin().score(state, pod, nodes.get(feasible[k]));
             }
-            w.plugin().normalize(state, pod, raw);
-            for (int k = 0; k < totals.length; k++) {
-                totals[k] += raw.get(nodes.get(feasible.get(k)).name()) * w.weight();
+            if (w.plugin().normalizes()) {
+                Map<String, Long> byNode = new LinkedHashMap<>();
+                for (int k = 0; k < found; k++) {
+                    byNode.put(nodes.get(feasible[k]).name(), raw[k]);
+                }
+                w.plugin().normalize(state, pod, byNode);
+                for (int k = 0; k < found; k++) {
+                    raw[k] = byNode.get(nodes.get(feasible[k]).name());
+                }
+            }
+            for (int k = 0; k < found; k++) {
+                totals[k] += raw[k] * w.weight();
             }
         }
         int best = 0;
-        for (int k = 1; k < totals.length; k++) {
+        for (int k = 1; k < found; k++) {
             if (totals[k] > totals[best]) {
                 best = k;
             }
         }
-        return new Selection(nodes.get(feasible.get(best)).name(), null);
+        return new Selection(nodes.get(feasible[best]).name(), null);
     }
 
     /** kube-scheduler's summary: {@code 0/3 nodes are available: 2 Insufficient cpu, 1 node(s) had untolerated taint {a}.} */

@@ -33,8 +33,8 @@ public final class Snapshots {
             throw new InvalidInputException(where + "spec: missing (a Pod has one)");
         }
         Instant scheduled = conditionTime(pod, "PodScheduled", where);
-        return new PodInfo(pod, key(pod), PodClassifier.priorityClass(pod), PodRequests.requests(pod, where),
-                PodRequests.limits(pod, where), scheduled == null ? now : scheduled, conditionTime(pod, "Initialized", where));
+        return new PodInfo(pod, key(pod), PodClassifier.priorityClass(pod), hashedInOrder(PodRequests.requests(pod, where)),
+                hashedInOrder(PodRequests.limits(pod, where)), scheduled == null ? now : scheduled, conditionTime(pod, "Initialized", where));
     }
 
     /** The node with its assigned pods (their requests summed) and its NodeMetric (null: none). */
@@ -45,6 +45,22 @@ public final class Snapshots {
     /** As above, with why the node's NodeMetric cannot be read ({@code metric} null then). */
     public static NodeInfo node(Node node, List<PodInfo> pods, NodeMetric metric, String metricError, String where)
             throws InvalidInputException {
+        return node(node, pods, metric, metricError, where, null);
+    }
+
+    /**
+     * As above, replacing {@code previous} (null: none), the node's version before a change: what did not change (the
+     * Node object's allocatable, what plugins derived from an unchanged NodeMetric) is kept, not worked out again.
+     */
+    public static NodeInfo node(Node node, List<PodInfo> pods, NodeMetric metric, String metricError, String where,
+            NodeInfo previous) throws InvalidInputException {
+        Map<String, Long> requested = new TreeMap<>();
+        pods.forEach(p -> p.requests().forEach((r, v) -> requested.merge(r, v, Long::sum)));
+        Map<String, Long> allocatable = previous != null && previous.node() == node ? previous.allocatable() : allocatable(node, where);
+        return new NodeInfo(node, allocatable, pods, hashedInOrder(requested), metric, metricError, previous);
+    }
+
+    private static Map<String, Long> allocatable(Node node, String where) throws InvalidInputException {
         Map<String, Long> allocatable = new TreeMap<>();
         Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of()
                 : node.getStatus().getAllocatable();
@@ -53,17 +69,18 @@ public final class Snapshots {
             allocatable.put(e.getKey(), e.getKey().equals("cpu") ? Quantities.milliValue(String.valueOf(e.getValue()), at)
                     : Quantities.value(String.valueOf(e.getValue()), at));
         }
-        Map<String, Long> requested = new TreeMap<>();
-        pods.forEach(p -> p.requests().forEach((r, v) -> requested.merge(r, v, Long::sum)));
-        return new NodeInfo(node, hashedInOrder(allocatable), pods, hashedInOrder(requested), metric, metricError);
+        return hashedInOrder(allocatable);
     }
 
     /**
      * The map in its key order with hashed lookups: filters and scores look resources up on every node of every
-     * cycle, where a TreeMap's string comparisons cost more than the hash a String keeps.
+     * cycle, where a TreeMap's string comparisons cost more than the hash a String keeps. The resource names are
+     * interned, so a pod's name and a node's match by identity, without reading either's characters.
      */
     public static Map<String, Long> hashedInOrder(Map<String, Long> sorted) {
-        return new LinkedHashMap<>(sorted);
+        Map<String, Long> out = new LinkedHashMap<>(Math.max(4, sorted.size() * 2));
+        sorted.forEach((r, v) -> out.put(r.intern(), v));
+        return out;
     }
 
     /** The lastTransitionTime of a True condition of that type; null without one. */

@@ -303,7 +303,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
             boolean sameNodes = true;
             for (String name : dirty) {
                 NodeInfo was = infos.remove(name);
-                NodeInfo rebuilt = build(name);
+                NodeInfo rebuilt = build(name, was);
                 if (rebuilt != null) {
                     infos.put(name, rebuilt);
                 }
@@ -346,8 +346,8 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
         return out;
     }
 
-    /** The node with its pods and metric as the cache has them now; null when gone or unreadable. */
-    private NodeInfo build(String name) {
+    /** The node with its pods and metric as the cache has them now, replacing {@code was}; null when gone or unreadable. */
+    private NodeInfo build(String name, NodeInfo was) {
         Node n = nodeObjects.get(name);
         if (n == null) {
             return null;
@@ -357,7 +357,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
         try {
             DecodingInformer.Decoded<NodeMetric> metric = metricByNode.get(name);
             return Snapshots.node(n, podsOnNode, metric == null ? null : metric.value(), metric == null ? null : metric.error(),
-                    "Node " + name + ": ");
+                    "Node " + name + ": ", was);
         } catch (InvalidInputException e) {
             LOG.warn("a node the scheduler cannot read is not a candidate: {}", e.getMessage());
             return null;

@@ -75,14 +75,20 @@ class SchedulerThroughputBenchmark {
         List<Scheduler> schedulers = Arrays.stream(System.getProperty("bench.schedulers", "0,1,2").split(","))
                 .map(String::trim).map(i -> all.get(Integer.parseInt(i))).toList();
         int rounds = Integer.getInteger("bench.rounds", 3);
+        // -Dbench.pending=N: after the last round's measured wave at the largest size, N pods no node fits are created
+        // and the scheduler's heap after a full collection is measured with them all in its queue.
+        int pending = Integer.getInteger("bench.pending", 0);
+        int largest = Arrays.stream(sizes).max().orElse(0);
         Path work = Files.createDirectories(Path.of("target", "bench-k8s-scheduler"));
         List<Result> runs = new ArrayList<>();
+        List<String> heaps = new ArrayList<>();
         // Rounds interleave the schedulers, so a slow spell of the machine does not fall on one of them only.
         for (int round = 1; round <= rounds; round++) {
             for (int nodes : sizes) {
                 for (Scheduler s : schedulers) {
+                    int pendingHere = round == rounds && nodes == largest && s != all.get(0) ? pending : 0;
                     Result r = run(work.resolve(nodes + "-" + s.schedulerName() + (s.loadAware() ? "-loadaware" : "")), nodes,
-                            pods, warmup, qps, s, launcher, kubeScheduler);
+                            pods, warmup, qps, s, launcher, kubeScheduler, pendingHere, heaps);
                     System.out.printf("  round %d  %,d nodes  %-28s %7.1f pods/s  p50 %7.0f ms  p99 %7.0f ms  (created %.0f/s,"
                             + " scheduler CPU %.1f s; CPU ms per measured pod: scheduler %.2f, kube-apiserver + etcd %.2f,"
                             + " writers %.2f)%n", round, nodes, s.label(), r.podsPerSecond(), r.p50Ms(), r.p99Ms(),
@@ -105,17 +111,26 @@ class SchedulerThroughputBenchmark {
         System.out.printf("%nk8s-scheduler vs kube-scheduler: %,d batch pods (after %d warm-up), client QPS = burst = %d,"
                 + " %d writers, %d cores shared by everything; medians of %d interleaved rounds%n", pods, warmup, qps,
                 WRITERS, Runtime.getRuntime().availableProcessors(), rounds);
-        System.out.printf("%-7s %-28s %9s %9s %9s %7s %9s %9s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms",
-                "ratio", "CPU s", "ms/pod");
+        System.out.printf("%-7s %-28s %9s %9s %9s %7s %9s %9s %9s%n", "nodes", "scheduler", "pods/s", "p50 ms", "p99 ms",
+                "ratio", "CPU s", "ms/pod", "LA/ours");
         for (Result r : results) {
-            double reference = results.stream().filter(o -> o.nodes() == r.nodes() && o.scheduler() == all.get(0))
-                    .mapToDouble(Result::podsPerSecond).findFirst().orElse(Double.NaN);
-            System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f %9.1f %9.2f%n", r.nodes(), r.scheduler().label(),
+            double reference = figure(results, r.nodes(), all.get(0), Result::podsPerSecond);
+            String loadAware = r.scheduler() != all.get(2) ? "" : String.format("%.2f/%.2f",
+                    r.podsPerSecond() / figure(results, r.nodes(), all.get(1), Result::podsPerSecond),
+                    r.schedulerCpuMsPerPod() / figure(results, r.nodes(), all.get(1), Result::schedulerCpuMsPerPod));
+            System.out.printf("%-7d %-28s %9.1f %9.0f %9.0f %7.2f %9.1f %9.2f %9s%n", r.nodes(), r.scheduler().label(),
                     r.podsPerSecond(), r.p50Ms(), r.p99Ms(), r.podsPerSecond() / reference, r.cpuSeconds(),
-                    r.schedulerCpuMsPerPod());
+                    r.schedulerCpuMsPerPod(), loadAware);
         }
-        System.out.println("(CPU s: the scheduler process over its whole run; ms/pod: its CPU during the measured pods)");
+        System.out.println("(ratio: pods/s to kube-scheduler's; CPU s: the scheduler process over its whole run; ms/pod: its CPU"
+                + " during the measured pods; LA/ours: LoadAware's pods/s and ms/pod to the same scheduler's without it)");
+        heaps.forEach(System.out::println);
         assertEquals(rounds * sizes.length * schedulers.size(), runs.size());
+    }
+
+    /** A figure of one scheduler at one size among the medians; NaN when that scheduler did not run. */
+    private static double figure(List<Result> results, int nodes, Scheduler s, java.util.function.ToDoubleFunction<Result> f) {
+        return results.stream().filter(o -> o.nodes() == nodes && o.scheduler() == s).mapToDouble(f).findFirst().orElse(Double.NaN);
     }
 
     private static double median(List<Result> runs, java.util.function.ToDoubleFunction<Result> figure) {
@@ -124,18 +139,24 @@ class SchedulerThroughputBenchmark {
     }
 
     private static Result run(Path dir, int nodes, int pods, int warmup, int qps, Scheduler scheduler, Path launcher,
-            Path kubeScheduler) throws Exception {
+            Path kubeScheduler, int pending, List<String> heaps) throws Exception {
         deleteRecursively(dir);
         Files.createDirectories(dir);
         try (KubeApiServer api = KubeApiServer.start(dir.resolve("apiserver"));
                 KubernetesClient client = api.newClient()) {
             ColocationObjects.installNodeMetricCrd(client, Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
             ColocationObjects.namespace(client, NS);
-            createNodes(client, nodes);
-            Process process = startScheduler(dir, api, scheduler, qps, launcher, kubeScheduler);
+            Instant metricsWritten = createNodes(client, nodes);
+            int statusPort = LoopbackPorts.pick();
+            Process process = startScheduler(dir, api, scheduler, qps, launcher, kubeScheduler, statusPort);
             try {
                 Bindings bindings = new Bindings(client);
                 try {
+                    // NodeMetrics expire after 180 s (Koordinator's default); a koordlet reports every 60 s: metrics
+                    // written more than a minute ago are written again, as they would have been, before the pods.
+                    if (Duration.between(metricsWritten, Instant.now()).toSeconds() > 60) {
+                        writeMetrics(client, nodes);
+                    }
                     wave(client, scheduler, "warmup", warmup, bindings, process, dir);
                     List<Long> apiServer = api.processIds();
                     double schedulerBefore = cpuSeconds(process.pid());
@@ -143,14 +164,25 @@ class SchedulerThroughputBenchmark {
                     double writersBefore = cpuSeconds(ProcessHandle.current().pid());
                     Wave measured = wave(client, scheduler, "pod", pods, bindings, process, dir);
                     double schedulerAfter = cpuSeconds(process.pid());
+                    double apiServerAfter = cpuSeconds(apiServer);
+                    double writersAfter = cpuSeconds(ProcessHandle.current().pid());
+                    if (pending > 0) {
+                        String heap;
+                        try {
+                            heap = String.format("heap used after a full GC %,d MiB", heapAfterGc(client, process, statusPort, pending));
+                        } catch (Exception e) {
+                            heap = "heap not measured: " + e.getMessage(); // the table above still stands
+                        }
+                        heaps.add(String.format("%s at %,d nodes with %,d pending pods (%,d bound): %s", scheduler.label(), nodes,
+                                pending, warmup + pods, heap));
+                    }
                     double perPod = 1000.0 / pods;
                     double[] latencies = measured.latenciesMs();
                     Arrays.sort(latencies);
                     return new Result(nodes, scheduler, pods / measured.seconds(), pods / measured.createSeconds(),
                             percentile(latencies, 0.50), percentile(latencies, 0.99), schedulerAfter,
                             (schedulerAfter - schedulerBefore) * perPod,
-                            (cpuSeconds(apiServer) - apiServerBefore) * perPod,
-                            (cpuSeconds(ProcessHandle.current().pid()) - writersBefore) * perPod);
+                            (apiServerAfter - apiServerBefore) * perPod, (writersAfter - writersBefore) * perPod);
                 } finally {
                     bindings.close();
                 }
@@ -163,8 +195,83 @@ class SchedulerThroughputBenchmark {
         }
     }
 
-    /** Nodes with 32 cores of batch-cpu and 64 GiB of batch-memory each, Ready, and a NodeMetric at 0-60 % cpu. */
-    private static void createNodes(KubernetesClient client, int count) throws Exception {
+    /**
+     * Creates {@code count} pods no node fits (more batch-cpu than any node has), waits until the scheduler has tried
+     * them (as many unschedulable attempts as pods, its {@code koord_scheduler_attempt_duration_seconds} count) and its
+     * queues hold them all ({@code koord_scheduler_pending_pods}), then has the scheduler's JVM collect fully and reads
+     * its heap.
+     */
+    private static long heapAfterGc(KubernetesClient client, Process process, int statusPort, int count) throws Exception {
+        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                done.add(writers.submit(() -> {
+                    for (int i = writer; i < count; i += WRITERS) {
+                        Pod pod = batchPod("pending-" + i, "koord-scheduler");
+                        pod.getSpec().getContainers().get(0).getResources().setRequests(Map.of("kubernetes.io/batch-cpu",
+                                new Quantity("64000")));
+                        pod.getSpec().getContainers().get(0).getResources().setLimits(Map.of("kubernetes.io/batch-cpu",
+                                new Quantity("64000")));
+                        client.pods().inNamespace(NS).resource(pod).create();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(20, TimeUnit.MINUTES);
+            }
+        } finally {
+            writers.shutdownNow();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest metrics = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + statusPort + "/metrics")).build();
+        java.util.regex.Pattern queued = java.util.regex.Pattern.compile("koord_scheduler_pending_pods\\{queue=\"[a-z]+\",?\\} (\\S+)");
+        java.util.regex.Pattern tries = java.util.regex.Pattern.compile(
+                "koord_scheduler_attempt_duration_seconds_count\\{result=\"unschedulable\",?\\} (\\S+)");
+        while (true) {
+            String body = http.send(metrics, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            double inQueues = 0;
+            for (java.util.regex.Matcher m = queued.matcher(body); m.find();) {
+                inQueues += Double.parseDouble(m.group(1));
+            }
+            java.util.regex.Matcher t = tries.matcher(body);
+            double tried = t.find() ? Double.parseDouble(t.group(1)) : 0;
+            if (tried >= count && inQueues >= count) {
+                break;
+            }
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException((long) tried + " unschedulable attempts and " + (long) inQueues + " pods queued of "
+                        + count + " pending pods");
+            }
+            Thread.sleep(2000);
+        }
+        jcmd(process.pid(), "GC.run");
+        long usedKb = 0;
+        for (java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(jcmd(process.pid(), "GC.heap_info"));
+                m.find();) {
+            usedKb += Long.parseLong(m.group(1)); // the generations' lines; the metaspace lines say "used NK" too, skipped below
+        }
+        return usedKb / 1024;
+    }
+
+    /** {@code jcmd PID COMMAND}'s output, heap generations only for GC.heap_info (its Metaspace lines are not heap). */
+    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("jcmd " + pid + " " + command + " failed: " + out);
+        }
+        int metaspace = out.indexOf("Metaspace");
+        return metaspace < 0 ? out : out.substring(0, metaspace);
+    }
+
+    /** Nodes with 32 cores of batch-cpu and 64 GiB of batch-memory each, Ready, and a NodeMetric at 0-60 % cpu; returns when the metrics were written. */
+    private static Instant createNodes(KubernetesClient client, int count) throws Exception {
         Map<String, Quantity> resources = Map.of("cpu", new Quantity("32"), "memory", new Quantity("128Gi"), "pods",
                 new Quantity("110"), "kubernetes.io/batch-cpu", new Quantity("32000"), "kubernetes.io/batch-memory",
                 new Quantity("64Gi"));
@@ -173,9 +280,29 @@ class SchedulerThroughputBenchmark {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 String name = String.format("node-%05d", i);
-                long cpuMilli = (i % 7) * 3200L;
                 done.add(pool.submit(() -> {
                     ColocationObjects.readyNode(client, name, resources);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return writeMetrics(client, count);
+    }
+
+    /** Each node's NodeMetric at 0-60 % cpu (by its number), updated now; returns when they were all written. */
+    private static Instant writeMetrics(KubernetesClient client, int count) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String name = String.format("node-%05d", i);
+                long cpuMilli = (i % 7) * 3200L;
+                done.add(pool.submit(() -> {
                     ColocationObjects.nodeMetric(client, name, "bench", cpuMilli, 32L << 30, Instant.now());
                     return null;
                 }));
@@ -186,10 +313,11 @@ class SchedulerThroughputBenchmark {
         } finally {
             pool.shutdownNow();
         }
+        return Instant.now();
     }
 
     private static Process startScheduler(Path dir, KubeApiServer api, Scheduler scheduler, int qps, Path launcher,
-            Path kubeScheduler) throws IOException {
+            Path kubeScheduler, int statusPort) throws IOException {
         List<String> command;
         if (scheduler.schedulerName().equals("default-scheduler")) {
             command = List.of(kubeScheduler.toString(), "--kubeconfig=" + api.kubeconfig(), "--leader-elect=false",
@@ -218,7 +346,7 @@ class SchedulerThroughputBenchmark {
                     "clientQps: " + qps,
                     "status:",
                     "  bindAddress: 127.0.0.1",
-                    "  port: " + LoopbackPorts.pick(),
+                    "  port: " + statusPort,
                     ""));
             command = List.of(launcher.toAbsolutePath().toString(), "k8s-scheduler", config.toAbsolutePath().toString());
         }

@@ -86,4 +86,37 @@ class NodeSearchTest {
         assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, search).node(), "and the eleventh starts over");
         assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, null).node(), "no search: every node, the first wins");
     }
+
+    /** A plugin with a NormalizeScore (here: the reverse of its raw score): the search applies it as explain's decide does. */
+    @Test
+    void aNormalizeScoreCountsInTheSearchAsInDecide() {
+        List<NodeInfo> nodes = List.of(node(0), node(1), node(2));
+        ScorePlugin reversed = new ScorePlugin() {
+            @Override
+            public String name() {
+                return "Reversed";
+            }
+
+            @Override
+            public long score(CycleState state, PodInfo pod, NodeInfo node) {
+                return Integer.parseInt(node.name().substring(5)) * 10L; // node-0002 scores highest raw
+            }
+
+            @Override
+            public void normalize(CycleState state, PodInfo pod, Map<String, Long> scores) {
+                scores.replaceAll((node, score) -> MAX_NODE_SCORE - score);
+            }
+
+            @Override
+            public boolean normalizes() {
+                return true;
+            }
+        };
+        Profile profile = new Profile("p", List.of(), List.of(new Profile.Weighted(reversed, 2)));
+        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata().withNewSpec().endSpec().build();
+        PodInfo info = new PodInfo(pod, "ns/p", null, Map.of(), Map.of(), Instant.EPOCH, null);
+        ClusterSnapshot snapshot = new ClusterSnapshot(nodes, Instant.EPOCH);
+        assertEquals("node-0000", SchedulingCycle.decide(profile, snapshot, info).selected());
+        assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, new NodeSearch()).node());
+    }
 }

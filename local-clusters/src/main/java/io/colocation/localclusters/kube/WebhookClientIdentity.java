@@ -47,7 +47,8 @@ public final class WebhookClientIdentity {
     }
 
     /** Writes the CA, the certificate and the API server's admission configuration that presents it, under {@code dir}. */
-    static WebhookClientIdentity write(Path dir) throws IOException {
+    static WebhookClientIdentity write(Path under) throws IOException {
+        Path dir = under.toAbsolutePath(); // kube-apiserver refuses a relative kubeConfigFile
         Files.createDirectories(dir);
         try {
             KeyPair caKeys = keyPair();

@@ -28,6 +28,11 @@ public final class NodeAffinity implements FilterPlugin {
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
         PodSpec spec = pod.pod().getSpec();
+        NodeSelector required = spec.getAffinity() == null || spec.getAffinity().getNodeAffinity() == null ? null
+                : spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+        if ((spec.getNodeSelector() == null || spec.getNodeSelector().isEmpty()) && required == null) {
+            return Status.SUCCESS; // most pods ask nothing: the node's labels are not read
+        }
         Map<String, String> labels = node.node().getMetadata().getLabels() == null ? Map.of()
                 : node.node().getMetadata().getLabels();
         if (spec.getNodeSelector() != null) {
@@ -37,8 +42,6 @@ public final class NodeAffinity implements FilterPlugin {
                 }
             }
         }
-        NodeSelector required = spec.getAffinity() == null || spec.getAffinity().getNodeAffinity() == null ? null
-                : spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
         if (required != null && !matchesAny(required.getNodeSelectorTerms(), labels, node.name())) {
             return Status.unschedulable(REASON);
         }

@@ -25,8 +25,8 @@ public final class NodeResourcesFit implements FilterPlugin {
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
         List<String> reasons = null; // allocated only for a node that does not fit: most fit
-        Long maxPods = node.allocatable().get("pods");
-        if (maxPods != null && node.pods().size() + 1 > maxPods) {
+        long maxPods = node.allocatable("pods", -1);
+        if (maxPods >= 0 && node.podCount() + 1 > maxPods) {
             reasons = new ArrayList<>();
             reasons.add("Too many pods");
         }
@@ -34,8 +34,8 @@ public final class NodeResourcesFit implements FilterPlugin {
             if (r.getValue() <= 0) {
                 continue;
             }
-            long allocatable = node.allocatable().getOrDefault(r.getKey(), 0L);
-            long requested = node.requested().getOrDefault(r.getKey(), 0L);
+            long allocatable = node.allocatable(r.getKey(), 0);
+            long requested = node.requested(r.getKey());
             if (requested + r.getValue() > allocatable) {
                 reasons = reasons == null ? new ArrayList<>() : reasons;
                 reasons.add("Insufficient " + r.getKey());

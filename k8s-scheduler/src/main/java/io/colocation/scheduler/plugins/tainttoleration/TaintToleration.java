@@ -20,8 +20,10 @@ public final class TaintToleration implements FilterPlugin {
 
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        List<Taint> taints = node.node().getSpec() == null || node.node().getSpec().getTaints() == null ? List.of()
-                : node.node().getSpec().getTaints();
+        List<Taint> taints = node.taints();
+        if (taints.isEmpty()) {
+            return Status.SUCCESS;
+        }
         List<Toleration> tolerations = pod.pod().getSpec().getTolerations() == null ? List.of()
                 : pod.pod().getSpec().getTolerations();
         for (Taint t : taints) {
