@@ -4,6 +4,7 @@ import io.colocation.kube.client.ApiErrors;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.DecodingInformer;
+import io.colocation.kube.client.TrimmingItemStore;
 import io.colocation.kube.client.Handlers;
 import io.colocation.model.pod.PodPhases;
 import io.colocation.model.slo.NodeMetric;
@@ -22,8 +23,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
@@ -67,7 +66,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
     /** Nodes rebuilt since {@link #changedNodes} was last asked. */
     private final Set<String> changedSinceAsked = new HashSet<>();
     /** {@code infos} in name order, as the last snapshot has it, and each node's place there. */
-    private NodeInfo[] ordered = new NodeInfo[0];
+    private NodeOrder ordered = NodeOrder.EMPTY;
     private final Map<String, Integer> position = new HashMap<>();
 
     private record Placement(String node, PodInfo info, boolean assumed) {
@@ -85,7 +84,12 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
      */
     void start(Consumer<Pod> changed, Consumer<Pod> gone, java.time.Duration timeout) throws java.util.concurrent.TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        nodes = client.nodes().runnableInformer(0);
+        // The images a node lists are not read here (no ImageLocality): dropped with the managed fields.
+        nodes = client.nodes().runnableInformer(0).itemStore(TrimmingItemStore.trimming(n -> {
+            if (n.getStatus() != null) {
+                n.getStatus().setImages(null);
+            }
+        }));
         nodes.addEventHandler(Handlers.changedOrDeleted(this::nodeChanged, node -> nodeGone(node.getMetadata().getName())));
         await(nodes.start(), "Nodes", deadline, timeout);
         // Each NodeMetric is decoded on its own: one with a wrongly typed field is named and made unreadable, and
@@ -102,7 +106,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
             LOG.warn("the NodeMetric CRD (slo.koordinator.sh) is not installed: LoadAwareScheduling sees no node load;"
                     + " apply conf/kubernetes/crds/ and restart the scheduler");
         }
-        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
         synchronized (podIndexers) {
             pods.addIndexers(podIndexers);
         }
@@ -297,9 +301,9 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
      */
     synchronized ClusterSnapshot snapshot(Instant now) {
         if (!dirty.isEmpty()) {
-            // A decision changes one node: the new order is the old one with that node replaced, an array copy;
-            // only a node coming or going re-reads the whole order.
-            NodeInfo[] next = ordered.clone();
+            // A decision changes one node: the new order is the old one with that node replaced, sharing all but
+            // its chunk; only a node coming or going re-reads the whole order.
+            NodeOrder.Editor next = ordered.edit();
             boolean sameNodes = true;
             for (String name : dirty) {
                 NodeInfo was = infos.remove(name);
@@ -309,7 +313,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
                 }
                 Integer at = position.get(name);
                 if (was != null && rebuilt != null && at != null) {
-                    next[at] = rebuilt;
+                    next.set(at, rebuilt);
                 } else if (was != null || rebuilt != null) {
                     sameNodes = false;
                 }
@@ -317,16 +321,16 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
             changedSinceAsked.addAll(dirty);
             dirty.clear();
             if (sameNodes) {
-                ordered = next;
+                ordered = next.done();
             } else {
-                ordered = infos.values().toArray(new NodeInfo[0]);
+                ordered = NodeOrder.of(infos.values().toArray(new NodeInfo[0]));
                 position.clear();
-                for (int i = 0; i < ordered.length; i++) {
-                    position.put(ordered[i].name(), i);
+                for (int i = 0; i < ordered.size(); i++) {
+                    position.put(ordered.get(i).name(), i);
                 }
             }
         }
-        return new ClusterSnapshot(Collections.unmodifiableList(Arrays.asList(ordered)), now);
+        return new ClusterSnapshot(ordered.asList(), now);
     }
 
     /**

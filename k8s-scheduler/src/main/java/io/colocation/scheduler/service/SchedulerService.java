@@ -6,6 +6,7 @@ import io.colocation.api.lifecycle.Lifecycle;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.model.pod.PodPhases;
+import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
@@ -234,6 +235,11 @@ public final class SchedulerService implements AutoCloseable {
         }
         queue.backoff(key);
         return "error";
+    }
+
+    /** The cluster as this scheduler sees it now: its informers' Nodes, pods and NodeMetrics and its assumptions. */
+    ClusterSnapshot observed() {
+        return cache.snapshot(clock.instant());
     }
 
     /**

@@ -39,6 +39,12 @@ class NodeSearchTest {
         return new NodeInfo(n, Map.of("cpu", 1000L), List.of(), Map.of(), null);
     }
 
+    /** A pod that asks for nothing. */
+    private static PodInfo pendingPod() {
+        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata().withNewSpec().endSpec().build();
+        return new PodInfo(pod, "ns/p", null, Map.of(), Map.of(), Instant.EPOCH, null);
+    }
+
     /** A filter that passes every node and a score that prefers no node: each search finds its quota and stops. */
     @Test
     void eachSearchStartsWhereThePreviousStopped() {
@@ -71,8 +77,7 @@ class NodeSearchTest {
             }
         };
         Profile profile = new Profile("p", List.of(all), List.of(new Profile.Weighted(flat, 1)), 10);
-        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata().withNewSpec().endSpec().build();
-        PodInfo info = new PodInfo(pod, "ns/p", null, Map.of(), Map.of(), Instant.EPOCH, null);
+        PodInfo info = pendingPod();
         ClusterSnapshot snapshot = new ClusterSnapshot(nodes, Instant.EPOCH);
         NodeSearch search = new NodeSearch();
         // 10 % of 1,000 is 100 nodes a search: ties go to the first of them in node order.
@@ -113,8 +118,7 @@ class NodeSearchTest {
             }
         };
         Profile profile = new Profile("p", List.of(), List.of(new Profile.Weighted(reversed, 2)));
-        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata().withNewSpec().endSpec().build();
-        PodInfo info = new PodInfo(pod, "ns/p", null, Map.of(), Map.of(), Instant.EPOCH, null);
+        PodInfo info = pendingPod();
         ClusterSnapshot snapshot = new ClusterSnapshot(nodes, Instant.EPOCH);
         assertEquals("node-0000", SchedulingCycle.decide(profile, snapshot, info).selected());
         assertEquals("node-0000", SchedulingCycle.select(profile, snapshot, info, new NodeSearch()).node());

@@ -128,6 +128,10 @@ class SchedulerServiceOnApiServerTest {
         node(client, "sched-stale", "16000");
         ColocationObjects.nodeMetric(client, "sched-hot", "scheduler-test", 7200, 1L << 30, Instant.now());
         ColocationObjects.nodeMetric(client, "sched-stale", "scheduler-test", 0, 1L << 30, Instant.now().minusSeconds(600));
+        // The NodeMetrics come on their own watch: a pod seen before them would find two idle nodes and be bound.
+        Await.until(Duration.ofSeconds(30), () -> service.observed().nodes().stream()
+                .filter(n -> n.name().startsWith("sched-hot") || n.name().startsWith("sched-stale"))
+                .filter(n -> n.nodeMetric() != null).count() == 2);
         batchPod(client, "big-exec", "5000", "koord-scheduler"); // estimated at 85 %: 53 % of an idle node's 8 cores
         Await.until(Duration.ofSeconds(30), () -> failedScheduling(client, "big-exec").stream().anyMatch(e -> e.getMessage()
                 .equals("0/4 nodes are available: 2 Insufficient kubernetes.io/batch-cpu, 1 node(s) cpu usage exceed threshold,"

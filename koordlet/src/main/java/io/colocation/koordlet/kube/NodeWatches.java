@@ -2,6 +2,7 @@ package io.colocation.koordlet.kube;
 
 import io.colocation.kube.client.ApiErrors;
 import io.colocation.kube.client.DecodingInformer;
+import io.colocation.kube.client.TrimmingItemStore;
 import io.colocation.model.slo.NodeMetric;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,8 +48,8 @@ public final class NodeWatches implements NodeView {
 
     @Override
     public void start(Duration timeout) throws StartupException {
-        pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0).itemStore(new TrimmedPodStore());
-        node = client.nodes().withField("metadata.name", nodeName).runnableInformer(0);
+        pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0).itemStore(TrimmingItemStore.trimming(PodTrim::trim));
+        node = client.nodes().withField("metadata.name", nodeName).runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
         nodeMetric = DecodingInformer.named(client, NodeMetric.class, nodeName);
         informers.add(pods);
         informers.add(node);

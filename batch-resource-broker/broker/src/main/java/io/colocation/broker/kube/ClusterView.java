@@ -11,6 +11,7 @@ import io.colocation.broker.slo.ColocationConfigState;
 import io.colocation.broker.state.LastGoodConfig;
 import io.colocation.kube.client.ApiErrors;
 import io.colocation.kube.client.DecodingInformer;
+import io.colocation.kube.client.TrimmingItemStore;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
 import io.colocation.model.config.ColocationConfig;
@@ -166,8 +167,8 @@ public final class ClusterView implements ClusterInputs, Closeable {
                 }
             }
         };
-        nodes = client.nodes().runnableInformer(0);
-        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        nodes = client.nodes().runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
+        pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
         pods.addIndexers(Map.of(BY_NODE, pod -> {
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             return List.of(node == null ? "" : node);

@@ -76,13 +76,14 @@ public final class DecodingInformer<T extends HasMetadata> implements AutoClosea
     /** Every object of {@code type} (its group, version and plural from the class's annotations). Not started. */
     public static <T extends HasMetadata> DecodingInformer<T> all(KubernetesClient client, Class<T> type) {
         return new DecodingInformer<>(type, client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type))
-                .runnableInformer(0));
+                .runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly()));
     }
 
     /** The one object of {@code type} named {@code name} (a node's own NodeMetric, say). Not started. */
     public static <T extends HasMetadata> DecodingInformer<T> named(KubernetesClient client, Class<T> type, String name) {
         return new DecodingInformer<>(type, client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type))
-                .withField("metadata.name", name).runnableInformer(0));
+                .withField("metadata.name", name).runnableInformer(0)
+                .itemStore(TrimmingItemStore.metadataOnly()));
     }
 
     public DecodingInformer<T> addListener(Listener<T> listener) {
@@ -96,6 +97,16 @@ public final class DecodingInformer<T extends HasMetadata> implements AutoClosea
     }
 
     private void update(GenericKubernetesResource raw) {
+        try {
+            decode(raw);
+        } finally {
+            // The informer's store keeps the raw object only to tell changes apart (name and resourceVersion): its
+            // body, once decoded, would double what each object holds.
+            raw.getAdditionalProperties().clear();
+        }
+    }
+
+    private void decode(GenericKubernetesResource raw) {
         String key = key(raw);
         String version = raw.getMetadata().getResourceVersion();
         Decoded<T> before = objects.get(key);

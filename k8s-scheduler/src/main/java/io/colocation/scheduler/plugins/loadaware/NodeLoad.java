@@ -75,9 +75,12 @@ final class NodeLoad {
         AssignedLoad load = read ? AssignedLoad.of(node, view, args) : null;
         List<String> filterVector = a == args ? vector : a.resourceVector();
         boolean aggregated = a.aggregated().filters();
+        // The metric's usage plus what it misses of the assigned pods: what the filter and the score start from unless
+        // their aggregation is configured.
+        Map<String, Long> usage = read ? AssignedLoad.sum(view.nodeUsage(), load.delta(), Map.of()) : null;
         Limits filter = limits(aggregated ? a.aggregated().usageThresholds() : a.usageThresholds(), filterVector, vector,
                 read ? (aggregated ? base(view, load, a.aggregated().usageAggregatedDuration(), a.aggregated().usageAggregationType())
-                        : AssignedLoad.sum(view.nodeUsage(), load.delta(), Map.of())) : null,
+                        : usage) : null,
                 allocatable, aggregated ? " aggregated" : "");
         Map<String, Long> prodBase = read ? AssignedLoad.sum(load.prodUsage(), load.prodDelta(), Map.of()) : null;
         Limits prodFilter = a.prodUsageThresholds().isEmpty() ? null
@@ -86,7 +89,7 @@ final class NodeLoad {
         if (read) {
             LoadAwareArgs.Aggregated agg = args.aggregated();
             Map<String, Long> scoreBase = agg.scores() ? base(view, load, agg.scoreAggregatedDuration(), agg.scoreAggregationType())
-                    : AssignedLoad.sum(view.nodeUsage(), load.delta(), Map.of());
+                    : usage;
             for (int i = 0; i < vector.size(); i++) {
                 score[i * SCORE_STRIDE + 1] = scoreBase.getOrDefault(vector.get(i), 0L);
                 score[i * SCORE_STRIDE + 2] = prodBase.getOrDefault(vector.get(i), 0L);
