@@ -1,6 +1,6 @@
 package io.colocation.api;
 
-/** Koordinator label and annotation keys this product reads and writes (KOORDINATOR-COMPAT.md). */
+/** Koordinator label and annotation keys this product reads and writes (docs/koordinator-compatibility.md). */
 public final class KoordinatorKeys {
     public static final String LABEL_PRIORITY_CLASS = "koordinator.sh/priority-class";
     public static final String LABEL_PRIORITY = "koordinator.sh/priority";

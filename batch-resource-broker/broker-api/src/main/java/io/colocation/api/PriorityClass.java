@@ -1,7 +1,7 @@
 package io.colocation.api;
 
 /**
- * Koordinator priority classes (KOORDINATOR-COMPAT.md §1.1): a name, the inclusive range of
+ * Koordinator priority classes (docs/koordinator-compatibility.md §1.1): a name, the inclusive range of
  * {@code spec.priority} values it covers, and the value used when only the class is known.
  */
 public enum PriorityClass {

@@ -1,6 +1,6 @@
 package io.colocation.api;
 
-/** Koordinator QoS classes (label {@code koordinator.sh/qosClass}, KOORDINATOR-COMPAT.md §1.2). */
+/** Koordinator QoS classes (label {@code koordinator.sh/qosClass}, docs/koordinator-compatibility.md §1.2). */
 public enum QoSClass {
     SYSTEM, LSE, LSR, LS, BE, NONE;
 

@@ -1,7 +1,7 @@
 package io.colocation.api;
 
 /**
- * Koordinator's extended resource names (KOORDINATOR-COMPAT.md §1.3). CPU values are integer
+ * Koordinator's extended resource names (docs/koordinator-compatibility.md §1.3). CPU values are integer
  * milli-cores, memory values bytes.
  */
 public final class ResourceNames {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code colocation k8s-scheduler explain} against Koordinator's own LoadAwareScheduling figures (load_aware_test.go
- * TestScore: a 96-CPU / 512 Gi node) and the worked example of KOORDINATOR-COMPAT.md §9.4, through the JSON.
+ * TestScore: a 96-CPU / 512 Gi node) and the worked example of docs/koordinator-compatibility.md §9.4, through the JSON.
  */
 class SchedulerExplainCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -173,7 +173,7 @@ class SchedulerExplainCommandTest {
     }
 
     /**
-     * KOORDINATOR-COMPAT.md §9.4's worked example: a prod pod placed 20 s before the metric (reported 1000m / 2 Gi of
+     * docs/koordinator-compatibility.md §9.4's worked example: a prod pod placed 20 s before the metric (reported 1000m / 2 Gi of
      * its 3400m / 5.6 Gi estimate) and an incoming batch pod: cpu 15800m = 49 %, memory 41 %, score (50 + 58) / 2 = 54.
      */
     @Test

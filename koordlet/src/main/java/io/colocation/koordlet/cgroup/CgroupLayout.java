@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Where the kubelet puts pods on this host (KOORDINATOR-COMPAT.md §5.7): cgroup v1 or v2, cgroupfs or systemd
+ * Where the kubelet puts pods on this host (docs/koordinator-compatibility.md §5.7): cgroup v1 or v2, cgroupfs or systemd
  * driver, and the file of each kernel interface. Every other class names a cgroup by its directory relative
  * to the cgroup root ({@code kubepods/besteffort/pod<uid>}); only this class spells kernel file names.
  */

@@ -82,7 +82,7 @@ public final class KoordletConfig {
         public String hostApplicationName = "hadoop-yarn";
     }
 
-    /** Koordinator's koordlet prediction flags (KOORDINATOR-COMPAT.md §3.2, §13). */
+    /** Koordinator's koordlet prediction flags (docs/koordinator-compatibility.md §3.2, §13). */
     public static final class Prediction {
         public String checkpointDir = "/var/lib/koordlet/prediction-checkpoints";
         public String coldStartDuration = "24h";
@@ -95,7 +95,7 @@ public final class KoordletConfig {
         public int modelCheckpointMaxPerStep = 12;
     }
 
-    /** The BE tier's QoS strategies (KOORDINATOR-COMPAT.md §5): which run and how. */
+    /** The BE tier's QoS strategies (docs/koordinator-compatibility.md §5): which run and how. */
     public static final class Qos {
         /** Run the strategies each second; false leaves the BE cgroups alone. */
         public boolean enabled = true;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The NodeSLO's {@code hostApplications} (KOORDINATOR-COMPAT.md §5.6) resolved to cgroup directories. An entry
+ * The NodeSLO's {@code hostApplications} (docs/koordinator-compatibility.md §5.6) resolved to cgroup directories. An entry
  * without a name, with an unknown base, or named like the YARN host application (measured through the copilot)
  * is left out, with a problem naming it.
  */

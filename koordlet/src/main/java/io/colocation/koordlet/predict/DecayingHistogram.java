@@ -8,7 +8,7 @@ import java.util.TreeMap;
  * Koordinator's (and VPA's) decaying histogram: a sample added at time {@code t} weighs
  * {@code 2^((t − ref)/halfLife)}, so older samples count half as much per half-life. The reference time moves
  * forward (and all weights shrink) when the exponent would pass 100. Percentiles return the end of the bucket
- * where the cumulative weight reaches the share (KOORDINATOR-COMPAT.md §13).
+ * where the cumulative weight reaches the share (docs/koordinator-compatibility.md §13).
  */
 public final class DecayingHistogram {
     private static final int MAX_DECAY_EXPONENT = 100;

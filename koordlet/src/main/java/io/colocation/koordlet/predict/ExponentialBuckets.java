@@ -1,7 +1,7 @@
 package io.colocation.koordlet.predict;
 
 /**
- * Exponentially growing buckets (KOORDINATOR-COMPAT.md §13): bucket {@code b} starts at
+ * Exponentially growing buckets (docs/koordinator-compatibility.md §13): bucket {@code b} starts at
  * {@code first × (r^b − 1)/(r − 1)}; the last bucket has no upper bound.
  */
 public record ExponentialBuckets(double maxValue, double firstBucketSize, double ratio, double epsilon, int numBuckets)

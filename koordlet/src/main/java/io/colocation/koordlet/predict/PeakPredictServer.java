@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Koordinator's peak predict server (KOORDINATOR-COMPAT.md §3.2, §13): a decaying CPU and memory histogram per
+ * Koordinator's peak predict server (docs/koordinator-compatibility.md §3.2, §13): a decaying CPU and memory histogram per
  * pod, per priority class, for system usage and for the node, trained from the metric cache every training
  * interval, garbage-collected when not updated, checkpointed so a restart keeps what was learned.
  */

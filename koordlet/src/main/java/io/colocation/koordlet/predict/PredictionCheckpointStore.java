@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Koordinator's prediction checkpoints (KOORDINATOR-COMPAT.md §13): one JSON file per model, named by its
+ * Koordinator's prediction checkpoints (docs/koordinator-compatibility.md §13): one JSON file per model, named by its
  * UID, written as {@code <UID>.tmp} and renamed. A file that cannot be decoded, or whose model is gone, is
  * deleted with a warning; the model starts fresh.
  */

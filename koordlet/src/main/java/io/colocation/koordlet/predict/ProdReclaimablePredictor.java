@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Koordinator's {@code ProdReclaimablePredictor} (KOORDINATOR-COMPAT.md §3.2): the minimum of a per-pod and a
+ * Koordinator's {@code ProdReclaimablePredictor} (docs/koordinator-compatibility.md §3.2): the minimum of a per-pod and a
  * per-priority-class prediction of what prod pods request but will not use, and the prod peak. A pure function
  * of the pods, the predictions and the node's allocatable.
  */

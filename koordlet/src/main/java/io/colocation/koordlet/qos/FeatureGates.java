@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The koordlet feature gates this agent knows, with Koordinator's names and defaults (KOORDINATOR-COMPAT.md §5.1),
+ * The koordlet feature gates this agent knows, with Koordinator's names and defaults (docs/koordinator-compatibility.md §5.1),
  * set as Koordinator's {@code --feature-gates} flag sets them: {@code BECPUEvict=true,BEMemoryEvict=false}.
  */
 public final class FeatureGates {

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds a NodeMetric status from the metric cache as Koordinator's koordlet does (KOORDINATOR-COMPAT.md §2.11):
+ * Builds a NodeMetric status from the metric cache as Koordinator's koordlet does (docs/koordinator-compatibility.md §2.11):
  * averages over the aggregate window; p50/p90/p95/p99 per configured duration only when the samples span at least
  * half of it; pods and host applications with their priority and QoS; all YARN containers as one host
  * application; the prod prediction. Something not measured is left out, never reported as 0.

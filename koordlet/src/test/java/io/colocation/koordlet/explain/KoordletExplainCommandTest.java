@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code colocation koordlet explain} on Koordinator's own numeric cases (cpu_suppress_test.go, memory_evict_test.go,
- * cpu_evict_test.go) and cases hand-derived from KOORDINATOR-COMPAT.md §5, through the command's JSON.
+ * cpu_evict_test.go) and cases hand-derived from docs/koordinator-compatibility.md §5, through the command's JSON.
  */
 class KoordletExplainCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();

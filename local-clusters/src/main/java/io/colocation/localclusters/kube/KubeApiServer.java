@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * A real etcd and kube-apiserver (v1.20.2, built by {@code dev/install-kube-apiserver.sh}) on loopback ports outside
  * the ephemeral range ({@link LoopbackPorts}); a start that loses a port to another process is retried on new ones. Authentication is a static admin token in group {@code system:masters}; the serving
  * certificate is self-signed, so clients skip TLS verification. Alone it is a bare API server (no controllers, no
- * kubelet: see shared/notes/KUBE-APISERVER.md for what that does not do); {@link #startReachableFromPods} serves pods
+ * kubelet: nothing is garbage-collected, a namespace stays Terminating, a node never turns Ready by itself and a
+ * bound pod deleted normally stays Terminating, so tests delete with grace period 0); {@link #startReachableFromPods} serves pods
  * too, for a {@link KubeletNode} with a {@link KubeControlPlane}.
  */
 public final class KubeApiServer implements Closeable {

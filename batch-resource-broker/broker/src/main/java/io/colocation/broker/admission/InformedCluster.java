@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the webhook reads of the cluster, from informers as koord-manager reads it from its cache (KOORDINATOR-COMPAT.md
+ * What the webhook reads of the cluster, from informers as koord-manager reads it from its cache (docs/koordinator-compatibility.md
  * §14.3): every ClusterColocationProfile, the Namespaces' labels and the PriorityClasses. A profile the API server
  * stored but whose fields do not read (a field of the wrong type where the CRD is lax) is left out with a warning, as a
  * Go informer would fail to decode it.

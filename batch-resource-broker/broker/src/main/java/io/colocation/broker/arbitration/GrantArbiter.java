@@ -4,7 +4,7 @@ import io.colocation.model.Resources;
 import java.util.function.ToLongFunction;
 
 /**
- * The arbitration promise of ARCHITECTURE.md for one node, as a pure function. Partitioned: with
+ * The arbitration promise (docs/architecture.md §4) for one node, as a pure function. Partitioned: with
  * origin is split weighted max-min fair over what each side wants, its use plus its pending demand ({@link #kubernetesTarget};
  * each side keeping at least the minimum share, its grant below its use when it holds more), so
  * {@code k8sGrant + yarnGrant <= origin}; a shrink is

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Reclaimable Batch of one node, as Koordinator's {@code BatchResource} plugin computes it on the node
- * level (KOORDINATOR-COMPAT.md §2.3–2.7):
+ * level (docs/koordinator-compatibility.md §2.3–2.7):
  * <pre>
  * byUsage           = max(cap - safetyMargin - max(systemUsed, nodeReserved) - HPUsed,       0)
  * byRequest         = max(cap - safetyMargin - nodeReserved                  - HPRequest,    0)
@@ -146,7 +146,7 @@ public final class BatchResourceCalculator {
 
     /**
      * Usage of host applications whose class's default priority value is above {@code level}'s: for Batch,
-     * prod and mid host apps; batch/free ones and those without a class are not counted (KOORDINATOR-COMPAT §2.4).
+     * prod and mid host apps; batch/free ones and those without a class are not counted (docs/koordinator-compatibility.md §2.4).
      */
     static Resources hostAppUsageAbove(List<NodeMetricState.HostAppUsage> hostApps, PriorityClass level) {
         Resources sum = Resources.ZERO;

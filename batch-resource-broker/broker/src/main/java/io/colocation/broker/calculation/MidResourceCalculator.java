@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Reclaimable Mid of one node, as Koordinator's {@code MidResource} plugin computes it
- * (KOORDINATOR-COMPAT.md §3.1). Default mode:
+ * (docs/koordinator-compatibility.md §3.1). Default mode:
  * <pre>
  * mid = min( max(min(prodReclaimable, nodeUnused), 0) + unallocated * midUnallocatedPercent/100,
  *            cap * midThresholdPercent/100 )

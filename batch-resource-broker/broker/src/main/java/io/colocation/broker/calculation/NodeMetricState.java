@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The fields of a NodeMetric's status the calculation reads (KOORDINATOR-COMPAT.md §2.11).
+ * The fields of a NodeMetric's status the calculation reads (docs/koordinator-compatibility.md §2.11).
  *
  * @param updateTime      {@code status.updateTime}; null degrades the node
  * @param nodeUsage       {@code status.nodeMetric.nodeUsage}; null when it lacks cpu or memory

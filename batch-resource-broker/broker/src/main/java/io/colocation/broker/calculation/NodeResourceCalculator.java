@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * The whole per-node pipeline of Koordinator's {@code noderesource} controller for Batch and Mid: the
- * colocation switch, the two calculators, then the Prepare stage (KOORDINATOR-COMPAT.md §2.1, §2.9):
+ * colocation switch, the two calculators, then the Prepare stage (docs/koordinator-compatibility.md §2.1, §2.9):
  * CPU normalization of batch-cpu, the origin Batch, and the subtraction of {@code koord-batch}
  * third-party allocations (YARN) from what Kubernetes sees.
  */

@@ -16,7 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * {@code colocation webhook explain}: what Koordinator's pod-mutating webhook makes of a Pod, as a dry run
- * (KOORDINATOR-COMPAT.md §14.11). Exit 0 printed, 1 bad input, 2 usage, 3 Koordinator would refuse the pod.
+ * (docs/koordinator-compatibility.md §14.11). Exit 0 printed, 1 bad input, 2 usage, 3 Koordinator would refuse the pod.
  */
 public final class WebhookExplainCommand {
     static final String USAGE_LINE = "usage: colocation webhook explain -f FILE [-f FILE]... [--draw N[,N]...] "

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * When a node's status is worth writing (KOORDINATOR-COMPAT.md §2.8): a resource appears or disappears,
+ * When a node's status is worth writing (docs/koordinator-compatibility.md §2.8): a resource appears or disappears,
  * a value moves by more than {@code resourceDiffThreshold} of the old one, or the last successful write is
  * older than {@code updateTimeThresholdSeconds} (or unknown, as after a restart). One rule is ours: a
  * Batch grant that shrinks is written at once whatever the threshold, because the arbitration promise

@@ -11,7 +11,7 @@ import io.colocation.model.slo.NodeSLO;
 import java.util.Map;
 
 /**
- * The NodeSLO spec of one node (KOORDINATOR-COMPAT.md §11.3): per key, the first node strategy whose
+ * The NodeSLO spec of one node (docs/koordinator-compatibility.md §11.3): per key, the first node strategy whose
  * selector matches the node's labels, else the cluster strategy. A key without a usable configuration
  * (refused, none good before) keeps the node's existing field. Extensions are kept as they are.
  */

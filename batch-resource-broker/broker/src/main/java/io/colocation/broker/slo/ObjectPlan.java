@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * What a per-node controller must write (Koordinator's reconcile, KOORDINATOR-COMPAT.md §11): node without
+ * What a per-node controller must write (Koordinator's reconcile, docs/koordinator-compatibility.md §11): node without
  * object → create; object whose spec differs → update; object without node → delete. Pure: from the nodes,
  * the objects' specs as they are and the desired spec of each node.
  */

@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 
 /**
- * The {@code slo-controller-config} keys as the NodeSLO controller uses them (KOORDINATOR-COMPAT.md §11.2):
+ * The {@code slo-controller-config} keys as the NodeSLO controller uses them (docs/koordinator-compatibility.md §11.2):
  * each key parsed on its own when its text changes; an absent key means its defaults; a key that does not
  * parse keeps its last good value (or, with none, is left out so nodes keep what they have) and its error
  * is reported once per distinct text.

@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Koordinator's nodemetric and nodeslo controllers (KOORDINATOR-COMPAT.md §11) in the broker: one NodeMetric
+ * Koordinator's nodemetric and nodeslo controllers (docs/koordinator-compatibility.md §11) in the broker: one NodeMetric
  * and one NodeSLO per node, their specs rendered from {@code slo-controller-config}, created with the node
  * (owned by it), updated when the ConfigMap or the node's labels change, deleted with it. Only the leader
  * writes. A ConfigMap key that does not parse keeps its last good value; its error is logged once, recorded

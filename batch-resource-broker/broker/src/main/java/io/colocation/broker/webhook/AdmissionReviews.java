@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * One {@code AdmissionReview} (admission.k8s.io v1 or v1beta1) answered the way koord-manager's pod-mutating handler
- * answers it (KOORDINATOR-COMPAT.md §14.2): anything but a pod create is allowed unchanged; a pod create runs
+ * answers it (docs/koordinator-compatibility.md §14.2): anything but a pod create is allowed unchanged; a pod create runs
  * {@link PodMutation} and is answered with a JSON patch, allowed without a patch when nothing changed, or refused with
  * status 500 and Koordinator's text; a request whose object is not a Pod is refused with 400. A pure function of the
  * review and the cluster the webhook reads, so the server only moves bytes.

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A {@code config.koordinator.sh/v1alpha1} ClusterColocationProfile (KOORDINATOR-COMPAT.md §14.1) as the webhook reads
+ * A {@code config.koordinator.sh/v1alpha1} ClusterColocationProfile (docs/koordinator-compatibility.md §14.1) as the webhook reads
  * it, its JSON types checked field by field: a selector is null when absent, a map is empty when absent, the
  * probability and the patch are kept as written; what makes it unusable is in {@link #problems()}.
  *

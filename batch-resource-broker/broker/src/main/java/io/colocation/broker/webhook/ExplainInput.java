@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The input of {@code colocation webhook explain} (KOORDINATOR-COMPAT.md §14.11): exactly one {@code v1} Pod and any
+ * The input of {@code colocation webhook explain} (docs/koordinator-compatibility.md §14.11): exactly one {@code v1} Pod and any
  * ClusterColocationProfile, Namespace and PriorityClass, together the whole cluster; JSON types and quantity syntax
  * checked, nothing defaulted. An error names the file, the document, the object and the field.
  */

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Stage 2 (KOORDINATOR-COMPAT.md §14.7): the batch resources of each regular container recorded in the annotation
+ * Stage 2 (docs/koordinator-compatibility.md §14.7): the batch resources of each regular container recorded in the annotation
  * {@code node.koordinator.sh/extended-resource-spec}, written as Go's {@code json.Marshal} writes it (keys sorted,
  * {@code limits} before {@code requests}, empty maps left out, canonical quantities), and only when it differs from
  * what the pod carries.

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The create path of Koordinator's pod-mutating webhook (KOORDINATOR-COMPAT.md §14.2–§14.7) as a pure function of the
+ * The create path of Koordinator's pod-mutating webhook (docs/koordinator-compatibility.md §14.2–§14.7) as a pure function of the
  * submitted Pod and what the cluster holds: stage 1, ClusterColocationProfile (matching on the pod as submitted, name
  * order, probability, each profile's mutations, then the extended-resource conversion), and stage 2, the
  * {@code node.koordinator.sh/extended-resource-spec} annotation. The broker's webhook and {@code colocation webhook

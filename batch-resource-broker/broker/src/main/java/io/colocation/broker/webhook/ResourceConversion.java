@@ -10,7 +10,7 @@ import io.colocation.model.pod.PodClassifier;
 import io.fabric8.kubernetes.api.model.Pod;
 
 /**
- * The extended-resource conversion at the end of stage 1 (KOORDINATOR-COMPAT.md §14.6): for a pod whose priority class
+ * The extended-resource conversion at the end of stage 1 (docs/koordinator-compatibility.md §14.6): for a pod whose priority class
  * (label, then {@code spec.priority}, then its QoS) is batch or mid, {@code cpu} and {@code memory} of every init
  * container, container and the pod overhead become {@code kubernetes.io/batch-*} or {@code mid-*}: cpu as an integer of
  * milli-cores (rounded up), memory as the same quantity; a container's request is then filled from its limit.

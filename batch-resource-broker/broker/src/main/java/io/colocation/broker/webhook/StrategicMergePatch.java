@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Kubernetes' strategic merge patch of a Pod (KOORDINATOR-COMPAT.md §14.5 step 10), on JSON trees: maps merge
+ * Kubernetes' strategic merge patch of a Pod (docs/koordinator-compatibility.md §14.5 step 10), on JSON trees: maps merge
  * recursively, {@code null} deletes a key, the Pod's lists with a merge key merge element by element (by {@code name},
  * {@code containerPort}, {@code mountPath}, ...), {@code metadata.finalizers} merges as a set, every other list is
  * replaced. The directives {@code $patch: replace|delete|merge}, {@code $retainKeys}, {@code $setElementOrder/<list>} and

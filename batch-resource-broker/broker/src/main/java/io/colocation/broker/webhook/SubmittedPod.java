@@ -9,7 +9,7 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Whether a submitted Pod decodes as a Pod (KOORDINATOR-COMPAT.md §14.2 step 2): its JSON types as the typed model reads
+ * Whether a submitted Pod decodes as a Pod (docs/koordinator-compatibility.md §14.2 step 2): its JSON types as the typed model reads
  * them and the syntax of every quantity the conversion may touch. Explain's input and the admission request are checked
  * by this one rule.
  */

@@ -43,7 +43,7 @@ final class Fixtures {
                 null, memoryPercent, null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
-    /** KOORDINATOR-COMPAT.md §2.12: podA LS, podB BE, podC Guaranteed Pending; podD Succeeded is left out. */
+    /** docs/koordinator-compatibility.md §2.12: podA LS, podB BE, podC Guaranteed Pending; podD Succeeded is left out. */
     static NodeState workedNode() {
         return node(r(100, 120), List.of(
                 pod("podA", PriorityClass.PROD, QoSClass.LS, r(20, 20)),

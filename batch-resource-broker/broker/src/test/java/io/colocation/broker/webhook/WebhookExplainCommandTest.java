@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code colocation webhook explain} on Koordinator's own cases (cluster_colocation_profile_test.go,
- * extended_resource_spec_test.go) and the contract of KOORDINATOR-COMPAT.md §14.11: output, notes, exit codes.
+ * extended_resource_spec_test.go) and the contract of docs/koordinator-compatibility.md §14.11: output, notes, exit codes.
  */
 class WebhookExplainCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parses the {@code colocation-config} JSON (KOORDINATOR-COMPAT.md §2.2): cluster fields overlaid on the
+ * Parses the {@code colocation-config} JSON (docs/koordinator-compatibility.md §2.2): cluster fields overlaid on the
  * defaults, {@code nodeConfigs} overlaid on the cluster strategy. Unlike Koordinator, which silently
  * drops an invalid node entry, every invalid value is reported; the broker keeps its last good
  * configuration and the CLI fails.

@@ -3,7 +3,7 @@ package io.colocation.model.config;
 import java.util.List;
 
 /**
- * Koordinator's {@code ColocationStrategy} (KOORDINATOR-COMPAT.md §2.2). A null field is unset: a
+ * Koordinator's {@code ColocationStrategy} (docs/koordinator-compatibility.md §2.2). A null field is unset: a
  * strategy read from configuration carries only what the user wrote, and {@link #overlay} lays one
  * strategy over another field by field, as Koordinator merges cluster, node-selector and node-annotation
  * strategies. {@link #defaults()} sets every field that has a default.

@@ -12,7 +12,7 @@ import java.util.List;
 final class ColocationStrategyReader {
     /**
      * Koordinator only checks these percents are >= 0 (and a reclaim percent above 100 is meaningful, see
-     * KOORDINATOR-COMPAT.md §2.6); past this bound the arithmetic would overflow a 64-bit integer, so it is refused.
+     * docs/koordinator-compatibility.md §2.6); past this bound the arithmetic would overflow a 64-bit integer, so it is refused.
      */
     static final long MAX_UNBOUNDED_PERCENT = 10_000;
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * The {@code slo-controller-config} keys besides {@code colocation-config} (KOORDINATOR-COMPAT.md §6, §11.2):
+ * The {@code slo-controller-config} keys besides {@code colocation-config} (docs/koordinator-compatibility.md §6, §11.2):
  * each is parsed on its own, with its defaults and its rules; a bad key does not affect the others.
  */
 public enum SloConfigKey {

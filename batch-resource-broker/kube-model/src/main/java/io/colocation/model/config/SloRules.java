@@ -6,7 +6,7 @@ import io.colocation.api.Quantities;
 import java.util.List;
 
 /**
- * The value rules of the NodeSLO strategies (KOORDINATOR-COMPAT.md §12), checked on every merged strategy:
+ * The value rules of the NodeSLO strategies (docs/koordinator-compatibility.md §12), checked on every merged strategy:
  * each names the field and the value that breaks it. A path segment {@code *} stands for every QoS class.
  */
 final class SloRules {

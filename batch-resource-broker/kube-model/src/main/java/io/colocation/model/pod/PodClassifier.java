@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A pod's Koordinator priority and QoS classes (KOORDINATOR-COMPAT.md §1.1–1.2): the priority-class label,
+ * A pod's Koordinator priority and QoS classes (docs/koordinator-compatibility.md §1.1–1.2): the priority-class label,
  * else {@code spec.priority} by range, else derived from the QoS class; the QoS label, else from the
  * Kubernetes QoS class ({@code status.qosClass}, or computed from requests and limits as the kubelet does).
  */

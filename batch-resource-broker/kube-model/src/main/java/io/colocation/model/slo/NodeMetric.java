@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Koordinator's {@code NodeMetric} (KOORDINATOR-COMPAT.md §2.11): the spec, which the broker's NodeMetric
+ * Koordinator's {@code NodeMetric} (docs/koordinator-compatibility.md §2.11): the spec, which the broker's NodeMetric
  * controller writes, tells the koordlet how to collect; the status is what the koordlet reports.
  */
 @Group(KoordinatorResource.GROUP)

@@ -5,7 +5,7 @@ import io.colocation.model.GoDuration;
 import io.colocation.model.config.ColocationStrategy;
 
 /**
- * The {@code spec.metricCollectPolicy} Koordinator's nodemetric controller writes (KOORDINATOR-COMPAT.md
+ * The {@code spec.metricCollectPolicy} Koordinator's nodemetric controller writes (docs/koordinator-compatibility.md
  * §11.1): the node's merged colocation strategy when colocation is enabled, else the defaults. The broker's
  * NodeMetric controller writes it; the koordlet falls back to its defaults for what a spec leaves out.
  */

@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * Koordinator's {@code NodeSLO} (KOORDINATOR-COMPAT.md §12): per node, the QoS strategies the koordlet
+ * Koordinator's {@code NodeSLO} (docs/koordinator-compatibility.md §12): per node, the QoS strategies the koordlet
  * applies, rendered by the broker's NodeSLO controller from {@code slo-controller-config}. The strategies
  * are kept as the JSON the ConfigMap holds (merged and validated by {@code SloConfigParser}), so fields this
  * version does not know pass through to the koordlet unchanged; status is empty.

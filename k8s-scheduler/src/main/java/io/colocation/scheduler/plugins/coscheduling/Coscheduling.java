@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Gang scheduling with Koordinator's conventions (KOORDINATOR-COMPAT.md §10): a member is scheduled like any pod,
+ * Gang scheduling with Koordinator's conventions (docs/koordinator-compatibility.md §10): a member is scheduled like any pod,
  * then waits at Permit, its room reserved, until enough members wait (the gang's match policy) and all go on to
  * binding together, or until its waiting time runs out and its room is released. PreFilter holds members back while
  * fewer than minMember exist; when a member finds no node (PostFilter) or is unreserved, a Strict gang releases every

@@ -6,7 +6,7 @@ import io.colocation.model.GoDuration;
 import java.time.Duration;
 
 /**
- * Koordinator's {@code CoschedulingArgs} (KOORDINATOR-COMPAT.md §10.1): {@code defaultTimeout} (600s), a member's
+ * Koordinator's {@code CoschedulingArgs} (docs/koordinator-compatibility.md §10.1): {@code defaultTimeout} (600s), a member's
  * Permit wait when its gang sets none, and {@code defaultMatchPolicy} ({@code once-satisfied}). The other fields
  * (controllerWorkers, enablePreemption, awareNetworkTopology, skipCheckScheduleCycle) are accepted and not used.
  */

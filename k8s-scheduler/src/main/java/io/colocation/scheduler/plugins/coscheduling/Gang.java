@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
- * A pod's gang (KOORDINATOR-COMPAT.md §10.1): by the label {@code pod-group.scheduling.sigs.k8s.io} naming a PodGroup
+ * A pod's gang (docs/koordinator-compatibility.md §10.1): by the label {@code pod-group.scheduling.sigs.k8s.io} naming a PodGroup
  * ({@code scheduling.sigs.k8s.io/v1alpha1}: {@code spec.minMember}, {@code spec.scheduleTimeoutSeconds}, the gang keys
  * in its annotations), else by the pod's annotations {@code gang.scheduling.koordinator.sh/name},
  * {@code .../min-available}, {@code .../waiting-time}, {@code .../mode}, {@code .../match-policy}, {@code .../groups}.

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * The next {@code status} of a PodGroup from its members, as koord-scheduler's PodGroup controller writes it
- * (KOORDINATOR-COMPAT.md §10.4): {@code ""} → {@code Pending}; {@code Pending} → {@code PreScheduling} once
+ * (docs/koordinator-compatibility.md §10.4): {@code ""} → {@code Pending}; {@code Pending} → {@code PreScheduling} once
  * {@code minMember} members exist (and {@code occupiedBy} names the owners of one of them); from then on the
  * counts of the members' phases and bound members decide {@code Scheduling}, {@code Scheduled}, {@code Running},
  * {@code Failed}, {@code Finished}, and no members at all means {@code Pending} again. {@code scheduleStartTime} is

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The load of the pods already on a node that its NodeMetric may not show yet (KOORDINATOR-COMPAT.md §9.3): a pod
+ * The load of the pods already on a node that its NodeMetric may not show yet (docs/koordinator-compatibility.md §9.3): a pod
  * placed within the last report interval before the metric, still inside its estimation window, or not reported
  * at all counts max(0, estimate − reported usage) on top of the metric.
  *

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Koordinator's {@code LoadAwareSchedulingArgs} (KOORDINATOR-COMPAT.md §9.1): field names, defaults and validation;
+ * Koordinator's {@code LoadAwareSchedulingArgs} (docs/koordinator-compatibility.md §9.1): field names, defaults and validation;
  * durations as Go duration strings.
  */
 public record LoadAwareArgs(
@@ -198,7 +198,7 @@ public record LoadAwareArgs(
         return d.isEmpty() ? Duration.ZERO : GoDuration.parse(d, where + "." + field);
     }
 
-    /** A copy with the node annotation's overrides (KOORDINATOR-COMPAT.md §9.1); each part only when non-empty. */
+    /** A copy with the node annotation's overrides (docs/koordinator-compatibility.md §9.1); each part only when non-empty. */
     LoadAwareArgs withNodeOverrides(Map<String, Long> usage, Map<String, Long> prod, Aggregated agg) {
         return new LoadAwareArgs(filterExpiredNodeMetrics, nodeMetricExpirationSeconds, enableScheduleWhenNodeMetricsExpired,
                 resourceWeights, dominantResourceWeight, usage.isEmpty() ? usageThresholds : usage,

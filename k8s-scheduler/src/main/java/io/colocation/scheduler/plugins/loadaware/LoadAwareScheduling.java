@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Koordinator's {@code LoadAwareScheduling} (KOORDINATOR-COMPAT.md §9): keeps pods off nodes whose measured load,
+ * Koordinator's {@code LoadAwareScheduling} (docs/koordinator-compatibility.md §9): keeps pods off nodes whose measured load,
  * plus the estimated load of pods placed since the last NodeMetric, plus this pod's estimate, is over a threshold,
  * and prefers the least loaded nodes. No NormalizeScore.
  */

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Koordinator's {@code defaultEstimator} (KOORDINATOR-COMPAT.md §9.2): what a pod will use, from the larger of its
+ * Koordinator's {@code defaultEstimator} (docs/koordinator-compatibility.md §9.2): what a pod will use, from the larger of its
  * request and limit in the resource of its priority class, scaled by the factor and capped at the limit; a pod
  * asking nothing counts 250m CPU and 200 MiB.
  */

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The PodGroup status rules of KOORDINATOR-COMPAT.md §10.4, one row per transition. */
+/** The PodGroup status rules of docs/koordinator-compatibility.md §10.4, one row per transition. */
 class PodGroupStatusTest {
     private static final Instant NOW = Instant.parse("2026-11-23T09:30:00.250Z");
 

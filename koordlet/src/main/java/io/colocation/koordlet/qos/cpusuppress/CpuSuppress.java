@@ -17,7 +17,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Koordinator's {@code BECPUSuppress} (KOORDINATOR-COMPAT.md §5.2) as a pure function: how much CPU the BE tier
+ * Koordinator's {@code BECPUSuppress} (docs/koordinator-compatibility.md §5.2) as a pure function: how much CPU the BE tier
  * (BE pods and YARN containers alike) may use now, and the cpuset or CFS quota that enforces it.
  */
 public final class CpuSuppress {

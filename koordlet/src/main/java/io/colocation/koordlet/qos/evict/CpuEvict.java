@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Koordinator's CPU eviction (KOORDINATOR-COMPAT.md §5.5) as a pure function: BECPUEvict (the BE tier is starved:
+ * Koordinator's CPU eviction (docs/koordinator-compatibility.md §5.5) as a pure function: BECPUEvict (the BE tier is starved:
  * its limit satisfies too little of its request while it uses nearly all of it), then CPUAllocatableEvict, then
  * CPUEvict (node usage), over one account. YARN containers rank with BE pods in BECPUEvict.
  */

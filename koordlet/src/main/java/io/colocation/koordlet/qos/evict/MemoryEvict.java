@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Koordinator's memory eviction (KOORDINATOR-COMPAT.md §5.4) as a pure function: BEMemoryEvict, then
+ * Koordinator's memory eviction (docs/koordinator-compatibility.md §5.4) as a pure function: BEMemoryEvict, then
  * MemoryAllocatableEvict, then MemoryEvict, over one account. YARN containers are BE work and rank with BE pods
  * in BEMemoryEvict (by application priority, ApplicationMasters last).
  */
@@ -116,7 +116,7 @@ public final class MemoryEvict {
             throw new Planned.InvalidConfig("evictEnabledPriorityThreshold is not set");
         }
         Map<String, Long> release = releaseByUsage(s, t, FeatureGates.MEMORY_EVICT, explain);
-        // Koordinator stores this path's memory figure × 1000 (KOORDINATOR-COMPAT.md §5.4): kept, so the same
+        // Koordinator stores this path's memory figure × 1000 (docs/koordinator-compatibility.md §5.4): kept, so the same
         // victims are chosen; one victim covers the release.
         List<Candidate> sorted = PriorityEvictions.candidates(s, FeatureGates.MEMORY_EVICT, t.evictEnabledPriorityThreshold(),
                 PodState::memoryUsedBytes,
