@@ -1,10 +1,10 @@
 package io.colocation.koordlet;
 
-import io.colocation.api.lifecycle.Lifecycle;
+import io.colocation.helpers.lifecycle.Lifecycle;
 
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.koordlet.cache.MetricCache;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.collect.CollectTargets;

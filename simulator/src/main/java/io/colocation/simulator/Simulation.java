@@ -1,8 +1,8 @@
 package io.colocation.simulator;
 
 import io.colocation.api.KoordinatorKeys;
-import io.colocation.api.concurrent.Daemons;
-import io.colocation.api.time.ScaledClock;
+import io.colocation.helpers.concurrent.Daemons;
+import io.colocation.helpers.time.ScaledClock;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.localclusters.kube.KubeApiServer;

@@ -1,6 +1,6 @@
 package io.colocation.scheduler.cli;
 
-import io.colocation.api.time.ScaledClock;
+import io.colocation.helpers.time.ScaledClock;
 import io.colocation.api.InvalidInputException;
 import io.colocation.kube.client.KubernetesClients;
 import io.colocation.model.document.KubeDocuments;

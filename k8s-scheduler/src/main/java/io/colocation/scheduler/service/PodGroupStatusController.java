@@ -2,7 +2,7 @@ package io.colocation.scheduler.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.scheduler.plugins.coscheduling.PodGroupStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,8 +1,8 @@
 package io.colocation.scheduler.service;
 
 import io.colocation.api.InvalidInputException;
-import io.colocation.api.concurrent.Daemons;
-import io.colocation.api.lifecycle.Lifecycle;
+import io.colocation.helpers.concurrent.Daemons;
+import io.colocation.helpers.lifecycle.Lifecycle;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.model.pod.PodPhases;

@@ -1,6 +1,6 @@
 package io.colocation.koordlet.collect;
 
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupLayout.Interface;
 import java.nio.file.Path;

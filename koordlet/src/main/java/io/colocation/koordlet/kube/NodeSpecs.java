@@ -1,6 +1,6 @@
 package io.colocation.koordlet.kube;
 
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.model.GoDuration;
 import io.colocation.model.slo.NodeMetric;

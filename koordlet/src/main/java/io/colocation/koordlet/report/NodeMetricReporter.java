@@ -3,7 +3,7 @@ package io.colocation.koordlet.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.KoordinatorKeys;
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.model.slo.NodeMetric;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -1,6 +1,6 @@
 package io.colocation.koordlet.status;
 
-import io.colocation.api.lifecycle.Lifecycle;
+import io.colocation.helpers.lifecycle.Lifecycle;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,7 +1,7 @@
 package io.colocation.koordlet.yarn;
 
 import java.io.ByteArrayOutputStream;
-import io.colocation.api.io.LimitedInputStream;
+import io.colocation.helpers.io.LimitedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
@@ -126,7 +126,7 @@ final class BoundedHttp {
 
     /** Ends the reads that run past their deadline. */
     private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
-            io.colocation.api.concurrent.Daemons.named("copilot-deadlines"));
+            io.colocation.helpers.concurrent.Daemons.named("copilot-deadlines"));
 
     /** Collects a body up to {@code max} bytes; beyond that it cancels the stream and fails. */
     private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {

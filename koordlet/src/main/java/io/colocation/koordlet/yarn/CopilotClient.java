@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.copilot.api.ContainerInfo;
 import io.colocation.copilot.api.CopilotApi;
 import io.colocation.copilot.api.PluginInfo;
@@ -169,7 +169,7 @@ public final class CopilotClient {
         } catch (PeerRefused e) {
             warnings.warn(subject, "refused: " + e.getMessage());
             return Optional.empty();
-        } catch (io.colocation.api.io.LimitedInputStream.TooLarge e) {
+        } catch (io.colocation.helpers.io.LimitedInputStream.TooLarge e) {
             warnings.warn(subject, e.getMessage() + "; not a container list");
             return Optional.empty();
         } catch (InvalidAnswer e) {

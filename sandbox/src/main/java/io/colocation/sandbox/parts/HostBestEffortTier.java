@@ -1,6 +1,6 @@
 package io.colocation.sandbox.parts;
 
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupFileWriter;

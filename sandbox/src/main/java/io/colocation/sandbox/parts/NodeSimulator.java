@@ -1,6 +1,6 @@
 package io.colocation.sandbox.parts;
 
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.KubeTime;

@@ -1,7 +1,7 @@
 package io.colocation.simulator.host;
 
-import io.colocation.api.concurrent.Daemons;
-import io.colocation.api.time.ScaledClock;
+import io.colocation.helpers.concurrent.Daemons;
+import io.colocation.helpers.time.ScaledClock;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.ResourceNames;
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.kube.client.Patches;
 import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.model.pod.PodClassifier;

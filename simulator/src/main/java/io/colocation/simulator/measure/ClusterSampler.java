@@ -44,7 +44,7 @@ public final class ClusterSampler {
     private final java.util.function.DoubleSupplier kubernetesPending;
     private final java.util.function.UnaryOperator<String> brokerView;
     private final java.util.concurrent.ExecutorService lookups = java.util.concurrent.Executors.newSingleThreadExecutor(
-            io.colocation.api.concurrent.Daemons.named("sampler-lookups"));
+            io.colocation.helpers.concurrent.Daemons.named("sampler-lookups"));
     private final List<Sample> samples = new ArrayList<>();
     private long nodeSamples;
     private long overcommitSamples;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.colocation.api.time.ScaledClock;
+import io.colocation.helpers.time.ScaledClock;
 import io.colocation.simulator.Simulation;
 import io.colocation.simulator.SimulateOptions;
 import io.colocation.simulator.host.HostAgent;

@@ -1,6 +1,6 @@
 package io.colocation.simulator.parts;
 
-import io.colocation.api.time.ScaledClock;
+import io.colocation.helpers.time.ScaledClock;
 import io.colocation.localclusters.LoopbackPorts;
 import io.colocation.localclusters.process.ChildProcess;
 import io.colocation.localclusters.process.PartFailedException;

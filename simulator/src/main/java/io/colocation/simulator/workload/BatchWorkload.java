@@ -2,7 +2,7 @@ package io.colocation.simulator.workload;
 
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.simulator.host.BatchTask;
 import io.colocation.simulator.kube.SimulatedKubelets;
 import io.colocation.simulator.yarn.SimulatedYarn;

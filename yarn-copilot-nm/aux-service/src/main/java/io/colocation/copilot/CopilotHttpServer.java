@@ -1,6 +1,6 @@
 package io.colocation.copilot;
 
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 
 import java.util.Collections;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.colocation.copilot;
 
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 
 import java.nio.charset.StandardCharsets;
 import java.io.Closeable;

@@ -1,6 +1,6 @@
 package io.colocation.copilot;
 
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import java.nio.file.Paths;

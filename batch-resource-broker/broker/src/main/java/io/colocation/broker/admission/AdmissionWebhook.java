@@ -2,7 +2,7 @@ package io.colocation.broker.admission;
 
 import com.codahale.metrics.MetricRegistry;
 import io.colocation.api.InvalidInputException;
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.broker.webhook.AdmissionReviews;
 import io.colocation.broker.webhook.PodMutation;
 import io.colocation.broker.nodeagent.ApiServerPods;

@@ -1,7 +1,7 @@
 package io.colocation.broker.reconcile;
 
 import io.colocation.api.ResourceNames;
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.arbitration.ArbitrationSettings;
 import io.colocation.broker.arbitration.Decision;
@@ -22,7 +22,7 @@ import io.colocation.broker.yarn.Leadership;
 import io.colocation.broker.yarn.NotLeaderException;
 import io.colocation.broker.yarn.YarnSide;
 import io.colocation.model.Resources;
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 import io.fabric8.kubernetes.api.model.Node;
 import java.io.Closeable;
 import java.io.IOException;

@@ -13,7 +13,7 @@ import io.colocation.broker.yarn.PluginYarnSide;
 import io.colocation.broker.yarn.RmAdminYarnSide;
 import io.colocation.broker.yarn.YarnClusterConfigs;
 import io.colocation.broker.yarn.YarnSide;
-import io.colocation.api.lifecycle.Lifecycle;
+import io.colocation.helpers.lifecycle.Lifecycle;
 import io.dropwizard.lifecycle.Managed;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.colocation.broker.service;
 
 import io.colocation.api.InvalidInputException;
-import io.colocation.api.time.ScaledClock;
+import io.colocation.helpers.time.ScaledClock;
 import io.colocation.broker.admission.AdmissionWebhook;
 import io.colocation.broker.service.filters.BearerTokenFilter;
 import io.colocation.broker.service.health.BrokerHealthChecks;

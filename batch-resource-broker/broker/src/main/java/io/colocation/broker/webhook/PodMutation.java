@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.InvalidInputException;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.model.TypedObjects;
+import io.colocation.model.labels.LabelSelector;
+import io.colocation.model.labels.LabelSyntax;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -195,8 +197,8 @@ public final class PodMutation {
     }
 
     private static boolean matchesNamespace(ColocationProfile p, String namespace, Cluster cluster, List<String> notes) {
-        JsonNode selector = p.namespaceSelector();
-        if (selector == null || LabelSelectors.empty(selector)) {
+        LabelSelector selector = LabelSelector.fromJson(p.namespaceSelector());
+        if (selector.isEmpty()) {
             return true;
         }
         Optional<Map<String, String>> labels = cluster.namespaceLabels(namespace);
@@ -205,12 +207,11 @@ public final class PodMutation {
                     + " (Koordinator's rule)");
             return true;
         }
-        return LabelSelectors.matches(selector, labels.get());
+        return selector.matches(labels.get());
     }
 
     private static boolean matchesPod(ColocationProfile p, Map<String, String> podLabels) {
-        JsonNode selector = p.selector();
-        return selector == null || LabelSelectors.empty(selector) || LabelSelectors.matches(selector, podLabels);
+        return LabelSelector.fromJson(p.selector()).matches(podLabels);
     }
 
     /** One applied profile, steps 1–10 of §14.5 in order. */
@@ -274,8 +275,8 @@ public final class PodMutation {
             if (e.getValue().equals(was.get(e.getKey()))) {
                 continue;
             }
-            List<String> problems = new ArrayList<>(LabelSelectors.keyProblems(e.getKey()));
-            problems.addAll(LabelSelectors.valueProblems(e.getValue().asText()));
+            List<String> problems = new ArrayList<>(LabelSyntax.keyProblems(e.getKey()));
+            problems.addAll(LabelSyntax.valueProblems(e.getValue().asText()));
             if (!problems.isEmpty()) {
                 return "label " + e.getKey() + "=" + e.getValue().asText() + " invalid (" + String.join("; ", problems) + ")";
             }

@@ -1,6 +1,8 @@
 package io.colocation.broker.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.colocation.model.labels.LabelSelector;
+import io.colocation.model.labels.LabelSyntax;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,14 +63,14 @@ public final class ProfileValidation {
         mapping(p.labelKeysMapping(), "spec.labelKeysMapping", out);
         mapping(p.annotationKeysMapping(), "spec.annotationKeysMapping", out);
         p.labelSuffixes().forEach((key, suffix) -> {
-            LabelSelectors.keyProblems(key).forEach(problem -> out.add("spec.labelSuffixes: " + problem));
+            LabelSyntax.keyProblems(key).forEach(problem -> out.add("spec.labelSuffixes: " + problem));
             if (suffix.length() > MAX_LABEL_VALUE || !SUFFIX.matcher(suffix).matches()
                     || !suffix.isEmpty() && !Character.isLetterOrDigit(suffix.charAt(suffix.length() - 1))) {
                 out.add("spec.labelSuffixes." + key + ": \"" + suffix + "\" cannot end a label value (at most 63 characters of"
                         + " alphanumerics, '-', '_' or '.', ending with an alphanumeric)");
             }
         });
-        if (p.priorityClassName() != null && !p.priorityClassName().isEmpty() && !LabelSelectors.dnsSubdomain(p.priorityClassName())) {
+        if (p.priorityClassName() != null && !p.priorityClassName().isEmpty() && !LabelSyntax.dnsSubdomain(p.priorityClassName())) {
             out.add("spec.priorityClassName: \"" + p.priorityClassName() + "\" is not a PriorityClass name (a DNS subdomain)");
         }
         if (p.patch() != null && p.patch().isObject()) {
@@ -85,25 +87,25 @@ public final class ProfileValidation {
         if (selector == null) {
             return;
         }
-        String error = LabelSelectors.compile(selector);
-        if (error != null) {
-            out.add(field + ": " + error);
+        List<String> problems = LabelSelector.fromJson(selector).problems();
+        if (!problems.isEmpty()) {
+            out.add(field + ": " + String.join("; ", problems));
         }
     }
 
     private static void keys(Map<String, String> map, String field, List<String> out, boolean labelValues) {
         map.forEach((k, v) -> {
-            LabelSelectors.keyProblems(k).forEach(problem -> out.add(field + ": " + problem));
+            LabelSyntax.keyProblems(k).forEach(problem -> out.add(field + ": " + problem));
             if (labelValues) {
-                LabelSelectors.valueProblems(v).forEach(problem -> out.add(field + "." + k + ": " + problem));
+                LabelSyntax.valueProblems(v).forEach(problem -> out.add(field + "." + k + ": " + problem));
             }
         });
     }
 
     private static void mapping(Map<String, String> map, String field, List<String> out) {
         map.forEach((from, to) -> {
-            LabelSelectors.keyProblems(from).forEach(problem -> out.add(field + ": " + problem));
-            LabelSelectors.keyProblems(to).forEach(problem -> out.add(field + "." + from + ": " + problem));
+            LabelSyntax.keyProblems(from).forEach(problem -> out.add(field + ": " + problem));
+            LabelSyntax.keyProblems(to).forEach(problem -> out.add(field + "." + from + ": " + problem));
         });
     }
 }

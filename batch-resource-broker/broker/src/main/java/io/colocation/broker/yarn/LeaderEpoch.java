@@ -1,6 +1,6 @@
 package io.colocation.broker.yarn;
 
-import io.colocation.api.concurrent.Daemons;
+import io.colocation.helpers.concurrent.Daemons;
 
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnContractCodec;

@@ -28,8 +28,8 @@ public final class LoadAwareScheduling implements FilterPlugin, ScorePlugin {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A node whose NodeMetric exists but cannot be read: filtered like an expired one, scored 0. */
     static final String UNREADABLE = "node(s) nodeMetric unreadable";
-    private static final io.colocation.api.log.DistinctWarnings UNREADABLE_NAMED =
-            new io.colocation.api.log.DistinctWarnings(org.slf4j.LoggerFactory.getLogger(LoadAwareScheduling.class));
+    private static final io.colocation.helpers.log.DistinctWarnings UNREADABLE_NAMED =
+            new io.colocation.helpers.log.DistinctWarnings(org.slf4j.LoggerFactory.getLogger(LoadAwareScheduling.class));
 
     private static final Status EXPIRED = Status.unschedulable("node(s) nodeMetric expired");
     private static final Status UNREADABLE_STATUS = Status.unschedulable(UNREADABLE);

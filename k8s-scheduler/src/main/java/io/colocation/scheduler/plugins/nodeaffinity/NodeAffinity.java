@@ -1,5 +1,6 @@
 package io.colocation.scheduler.plugins.nodeaffinity;
 
+import io.colocation.model.labels.LabelSelector;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.FilterPlugin;
 import io.colocation.scheduler.framework.NodeInfo;
@@ -76,27 +77,6 @@ public final class NodeAffinity implements FilterPlugin {
     }
 
     private static boolean matches(NodeSelectorRequirement r, String value) {
-        List<String> values = r.getValues() == null ? List.of() : r.getValues();
-        if (r.getOperator() == null) {
-            return false; // no operator matches nothing, as an unknown one
-        }
-        return switch (r.getOperator()) {
-            case "In" -> value != null && values.contains(value);
-            case "NotIn" -> value == null || !values.contains(value);
-            case "Exists" -> value != null;
-            case "DoesNotExist" -> value == null;
-            case "Gt", "Lt" -> value != null && values.size() == 1 && compare(value, values.get(0), r.getOperator());
-            default -> false;
-        };
-    }
-
-    private static boolean compare(String value, String bound, String op) {
-        try {
-            long v = Long.parseLong(value);
-            long b = Long.parseLong(bound);
-            return op.equals("Gt") ? v > b : v < b;
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return LabelSelector.Requirement.holds(r.getOperator(), value, r.getValues() == null ? List.of() : r.getValues());
     }
 }

@@ -1,6 +1,6 @@
 package io.colocation.yarn.plugin;
 
-import io.colocation.api.time.ScaledClock;
+import io.colocation.helpers.time.ScaledClock;
 import java.time.Clock;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;

@@ -1,6 +1,6 @@
 package io.colocation.yarn.plugin;
 
-import io.colocation.api.log.DistinctWarnings;
+import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnApplications;
