@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.InvalidInputException;
 import io.colocation.api.Quantities;
 import io.colocation.koordlet.qos.HostApplication;
-import io.colocation.koordlet.qos.NodeFacts;
+import io.colocation.koordlet.qos.QoSNode;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
-import io.colocation.koordlet.qos.PodStates;
+import io.colocation.koordlet.qos.QoSPod;
+import io.colocation.koordlet.qos.QoSPods;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.model.document.KubeDocuments;
 import io.colocation.model.slo.NodeMetric;
@@ -73,7 +73,7 @@ final class SnapshotReader {
         KubeDocuments.Sourced nodeDoc = pickNode(nodes, nodeName, files);
         List<String> notes = new ArrayList<>();
         String node = nodeDoc.name();
-        NodeFacts facts = NodeFacts.of(nodeDoc.as(Node.class), nodeDoc.file() + ": Node " + node + ": ", notes);
+        QoSNode facts = QoSNode.of(nodeDoc.as(Node.class), nodeDoc.file() + ": Node " + node + ": ", notes);
 
         KubeDocuments.Sourced metricDoc = forNode(metrics, node, "NodeMetric", notes);
         NodeMetric.Status status = metricDoc == null ? null : metricDoc.as(NodeMetric.class).getStatus();
@@ -101,7 +101,7 @@ final class SnapshotReader {
                     : "NodeMetric " + metricDoc.name() + " has no status: no usage samples");
         }
 
-        List<PodState> podStates = new ArrayList<>();
+        List<QoSPod> podStates = new ArrayList<>();
         for (KubeDocuments.Sourced doc : pods) {
             Pod pod = doc.as(Pod.class);
             String on = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
@@ -110,7 +110,7 @@ final class SnapshotReader {
             }
             String ns = pod.getMetadata().getNamespace() == null ? "default" : pod.getMetadata().getNamespace();
             Sample used = podUsage.getOrDefault(ns + "/" + pod.getMetadata().getName(), Sample.NONE);
-            podStates.add(PodStates.of(pod, used.cpuMilli(), used.memoryBytes(), doc.file() + ": Pod " + doc.name() + ": ", notes));
+            podStates.add(QoSPods.of(pod, used.cpuMilli(), used.memoryBytes(), doc.file() + ": Pod " + doc.name() + ": ", notes));
         }
 
         ResourceThresholds thresholds = null;

@@ -26,7 +26,7 @@ public record NodeSnapshot(
         long reservedCpuMilli,
         List<Integer> reservedCpus,
         List<Integer> systemExclusiveCpus,
-        List<PodState> pods,
+        List<QoSPod> pods,
         List<YarnContainerState> yarnContainers,
         Long nodeCpuUsedMilli,
         Long nodeMemoryUsedBytes,
@@ -50,9 +50,9 @@ public record NodeSnapshot(
     }
 
     /** What the BE tier (active BE pods and YARN containers) uses by one measure; unmeasured ones count 0. */
-    public long beUsage(Function<PodState, Long> pod, Function<YarnContainerState, Long> container) {
+    public long beUsage(Function<QoSPod, Long> pod, Function<YarnContainerState, Long> container) {
         long used = 0;
-        for (PodState p : pods) {
+        for (QoSPod p : pods) {
             Long u = pod.apply(p);
             if (!p.nonBE() && p.active() && u != null) {
                 used += u;

@@ -168,7 +168,7 @@ public final class RunReport {
         root.put("publishLagP50Millis", percentileLong(lags, 50));
         root.put("publishLagP99Millis", percentileLong(lags, 99));
         root.put("publishLagMaxMillis", lags.isEmpty() ? 0 : Collections.max(lags));
-        root.put("schedulerAttemptP99Millis", round(SchedulerMetrics.p99Millis(schedulerMetrics), 1));
+        root.put("schedulerAttemptP99Millis", round(SchedulerAttemptLatency.p99Millis(schedulerMetrics), 1));
         ArrayNode procs = root.putArray("processes");
         for (ProcessMonitor.Figures f : processes) {
             ObjectNode p = procs.addObject();

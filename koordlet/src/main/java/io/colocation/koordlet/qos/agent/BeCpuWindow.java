@@ -2,7 +2,7 @@ package io.colocation.koordlet.qos.agent;
 
 import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import io.colocation.koordlet.qos.YarnContainerState;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,7 +65,7 @@ final class BeCpuWindow {
 
     /** BE pods' and YARN containers' CPU: what the besteffort cgroup's cpuacct counts. */
     private static double used(NodeSnapshot s) {
-        return s.beUsage(PodState::cpuUsedMilli, YarnContainerState::cpuUsedMilli);
+        return s.beUsage(QoSPod::cpuUsedMilli, YarnContainerState::cpuUsedMilli);
     }
 
     /** min(|cpuset| × 1000, quota × 1000 / period when a quota is set); the node's capacity without either. */

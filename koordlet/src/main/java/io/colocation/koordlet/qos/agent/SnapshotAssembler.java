@@ -8,10 +8,10 @@ import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.HostApplication;
-import io.colocation.koordlet.qos.NodeFacts;
+import io.colocation.koordlet.qos.QoSNode;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
-import io.colocation.koordlet.qos.PodStates;
+import io.colocation.koordlet.qos.QoSPod;
+import io.colocation.koordlet.qos.QoSPods;
 import io.colocation.koordlet.qos.Processor;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.YarnContainerState;
@@ -29,9 +29,9 @@ import java.util.Optional;
  * are decoded again only when their resourceVersion changed. The QoS thread's own.
  */
 final class SnapshotAssembler {
-    private final PodStateCache podStates = new PodStateCache();
-    private final ByVersion<Node, NodeFacts> facts = new ByVersion<>((n, notes) ->
-            NodeFacts.of(n, "Node " + n.getMetadata().getName() + ": ", notes));
+    private final QoSPodCache podStates = new QoSPodCache();
+    private final ByVersion<Node, QoSNode> facts = new ByVersion<>((n, notes) ->
+            QoSNode.of(n, "Node " + n.getMetadata().getName() + ": ", notes));
     private final ByVersion<JsonNode, ResourceThresholds> thresholds = new ByVersion<>((spec, notes) ->
             ResourceThresholds.of(spec, "NodeSLO spec.resourceUsedThresholdWithBE"));
 
@@ -44,8 +44,8 @@ final class SnapshotAssembler {
             return Optional.empty();
         }
         try {
-            NodeFacts facts = this.facts.of(node.get(), node.get().getMetadata().getResourceVersion(), problems);
-            List<PodState> pods = new ArrayList<>();
+            QoSNode facts = this.facts.of(node.get(), node.get().getMetadata().getResourceVersion(), problems);
+            List<QoSPod> pods = new ArrayList<>();
             java.util.Set<String> uids = new java.util.HashSet<>();
             for (Pod p : agent.pods()) {
                 uids.add(p.getMetadata().getUid());

@@ -4,7 +4,7 @@ import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.HostApplication;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import io.colocation.koordlet.qos.Processor;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.api.QoSClass;
@@ -104,7 +104,7 @@ public final class CpuSuppress {
         }
         long podsAll = 0;
         long podsNonBE = 0;
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             if (p.cpuUsedMilli() != null) {
                 podsAll += p.cpuUsedMilli();
                 if (p.nonBE()) {
@@ -162,7 +162,7 @@ public final class CpuSuppress {
 
     private static List<Integer> cpuset(NodeSnapshot s, long beMilli, List<Integer> current, List<String> explain) {
         Map<Integer, QoSClass> pinned = new LinkedHashMap<>();
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             for (int cpu : p.pinnedCpus()) {
                 pinned.put(cpu, p.rawQoS());
             }
@@ -212,7 +212,7 @@ public final class CpuSuppress {
         }
         Set<Integer> excluded = new HashSet<>(s.reservedCpus());
         excluded.addAll(s.systemExclusiveCpus());
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             if (p.rawQoS() == QoSClass.LSE) {
                 excluded.addAll(p.pinnedCpus());
             }

@@ -1,6 +1,6 @@
 package io.colocation.koordlet.qos.evict;
 
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.qos.YarnContainerState;
 
@@ -13,10 +13,10 @@ import io.colocation.koordlet.qos.YarnContainerState;
  * @param milliCpuUsed   the victim's CPU use
  * @param request        the strategy's request figure (memory bytes or batch/mid/cpu request)
  */
-public record Candidate(Victim victim, PodState pod, YarnContainerState container, long memoryUsed, long milliCpuUsed,
+public record Candidate(Victim victim, QoSPod pod, YarnContainerState container, long memoryUsed, long milliCpuUsed,
         long request) {
 
-    static Candidate of(PodState pod, long memoryUsed, long milliCpuUsed, long request) {
+    static Candidate of(QoSPod pod, long memoryUsed, long milliCpuUsed, long request) {
         return new Candidate(Victim.pod(pod.namespace(), pod.name()), pod, null, memoryUsed, milliCpuUsed, request);
     }
 

@@ -5,7 +5,7 @@ import io.colocation.api.ResourceNames;
 import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.YarnContainerState;
 import java.util.ArrayList;
@@ -59,7 +59,7 @@ public final class CpuEvict {
         }
         long release = satisfactionRelease(s, t, explain);
         List<Candidate> candidates = new ArrayList<>();
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             if (p.rawQoS() == QoSClass.BE && p.evictionAllowedBy(FeatureGates.BE_CPU_EVICT)) {
                 candidates.add(Candidate.of(p, 0, p.cpuUsedMilli() == null ? 0 : p.cpuUsedMilli(),
                         p.request(ResourceNames.BATCH_CPU)));
@@ -136,7 +136,7 @@ public final class CpuEvict {
             return sample.requestMilli();
         }
         long sum = 0;
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             if (p.rawQoS() == QoSClass.BE && p.active()) {
                 sum += p.request(ResourceNames.BATCH_CPU);
             }
@@ -218,7 +218,7 @@ public final class CpuEvict {
                 release = Map.of(ResourceNames.CPU, amount);
             }
         }
-        List<Candidate> sorted = PriorityEvictions.candidates(s, gate, t.evictEnabledPriorityThreshold(), PodState::cpuUsedMilli,
+        List<Candidate> sorted = PriorityEvictions.candidates(s, gate, t.evictEnabledPriorityThreshold(), QoSPod::cpuUsedMilli,
                 p -> Candidate.of(p, 0, p.cpuUsedMilli(), p.request(ResourceNames.BATCH_CPU)),
                 (a, b) -> a.milliCpuUsed() > b.milliCpuUsed());
         return new Planned(EvictionTask.Target.POD_USED, release, sorted, c -> Map.of(ResourceNames.CPU, c.milliCpuUsed()));
@@ -235,7 +235,7 @@ public final class CpuEvict {
         Map<String, Long> release = PriorityEvictions.overRequested(s, ResourceNames.CPU, threshold, lower, priority,
                 line -> explain.add(FeatureGates.CPU_ALLOCATABLE_EVICT + ": " + line));
         List<Candidate> sorted = PriorityEvictions.candidates(s, FeatureGates.CPU_ALLOCATABLE_EVICT, priority,
-                PodState::cpuUsedMilli,
+                QoSPod::cpuUsedMilli,
                 p -> Candidate.of(p, 0, p.cpuUsedMilli(), Requests.typed(p, ResourceNames.CPU).getValue()),
                 (a, b) -> a.request() > b.request());
         return new Planned(EvictionTask.Target.POD_RESOURCE_REQUEST, release, sorted,

@@ -4,7 +4,7 @@ import io.colocation.api.QoSClass;
 import io.colocation.api.ResourceNames;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.YarnContainerState;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ public final class MemoryEvict {
     /** BEMemoryEvict's order: BE pods the strategy may evict and YARN containers, ApplicationMasters last. */
     static List<Candidate> beCandidates(NodeSnapshot s, String strategy) {
         List<Candidate> candidates = new ArrayList<>();
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             if (p.rawQoS() == QoSClass.BE && p.evictionAllowedBy(strategy)) {
                 candidates.add(Candidate.of(p, p.memoryUsedBytes() == null ? 0 : p.memoryUsedBytes(), 0, 0));
             }
@@ -119,7 +119,7 @@ public final class MemoryEvict {
         // Koordinator stores this path's memory figure × 1000 (docs/koordinator-compatibility.md §5.4): kept, so the same
         // victims are chosen; one victim covers the release.
         List<Candidate> sorted = PriorityEvictions.candidates(s, FeatureGates.MEMORY_EVICT, t.evictEnabledPriorityThreshold(),
-                PodState::memoryUsedBytes,
+                QoSPod::memoryUsedBytes,
                 p -> Candidate.of(p, p.memoryUsedBytes() * 1000, 0, Requests.typed(p, ResourceNames.MEMORY).getValue()),
                 (a, b) -> a.memoryUsed() > b.memoryUsed());
         return new Planned(EvictionTask.Target.POD_USED, release, sorted, c -> Map.of(ResourceNames.MEMORY, c.memoryUsed()));
@@ -136,7 +136,7 @@ public final class MemoryEvict {
         Map<String, Long> release = PriorityEvictions.overRequested(s, ResourceNames.MEMORY, threshold, lower, priority,
                 line -> explain.add(FeatureGates.MEMORY_ALLOCATABLE_EVICT + ": " + line));
         List<Candidate> sorted = PriorityEvictions.candidates(s, FeatureGates.MEMORY_ALLOCATABLE_EVICT, priority,
-                PodState::memoryUsedBytes,
+                QoSPod::memoryUsedBytes,
                 p -> Candidate.of(p, p.memoryUsedBytes() * 1000, 0, Requests.typed(p, ResourceNames.MEMORY).getValue()),
                 (a, b) -> a.request() > b.request());
         return new Planned(EvictionTask.Target.POD_RESOURCE_REQUEST, release, sorted,

@@ -3,7 +3,7 @@ package io.colocation.koordlet.qos.evict;
 import io.colocation.api.ResourceNames;
 import io.colocation.api.PriorityClass;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,10 +26,10 @@ final class PriorityEvictions {
      * a priority at or below the threshold, labelled {@code koordinator.sh/eviction-enabled: "true"} and with a usage
      * sample; ordered by eviction-priority annotation, priority, {@code koordinator.sh/priority}, then {@code sub}.
      */
-    static List<Candidate> candidates(NodeSnapshot s, String gate, long priorityThreshold, Function<PodState, Long> sample,
-            Function<PodState, Candidate> build, Ordering.Less sub) {
+    static List<Candidate> candidates(NodeSnapshot s, String gate, long priorityThreshold, Function<QoSPod, Long> sample,
+            Function<QoSPod, Candidate> build, Ordering.Less sub) {
         List<Candidate> out = new ArrayList<>();
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             if (!p.active() || !p.evictionAllowedBy(gate) || p.priority() > priorityThreshold || !p.evictionEnabled()
                     || sample.apply(p) == null) {
                 continue;
@@ -60,7 +60,7 @@ final class PriorityEvictions {
             long priorityThreshold, Consumer<String> explain) {
         boolean float64 = resource.equals(ResourceNames.MEMORY);
         Map<String, Long> requested = new LinkedHashMap<>();
-        for (PodState p : s.pods()) {
+        for (QoSPod p : s.pods()) {
             if (p.priority() > priorityThreshold) {
                 continue;
             }

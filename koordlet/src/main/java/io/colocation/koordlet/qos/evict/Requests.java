@@ -2,7 +2,7 @@ package io.colocation.koordlet.qos.evict;
 
 import io.colocation.api.PriorityClass;
 import io.colocation.api.ResourceNames;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import java.util.Map;
 
 /** Koordinator's {@code GetRequestTypeAndValueFromPod}: a pod's request in the resource of its priority class. */
@@ -11,7 +11,7 @@ final class Requests {
     }
 
     /** For {@code cpu}: mid-cpu, batch-cpu or cpu (milli); for {@code memory}: mid-, batch- or plain memory. */
-    static Map.Entry<String, Long> typed(PodState pod, String resource) {
+    static Map.Entry<String, Long> typed(QoSPod pod, String resource) {
         boolean cpu = resource.equals(ResourceNames.CPU);
         String name;
         if (pod.priorityClass() == PriorityClass.MID) {

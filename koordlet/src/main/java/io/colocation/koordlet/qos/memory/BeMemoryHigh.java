@@ -1,7 +1,7 @@
 package io.colocation.koordlet.qos.memory;
 
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import io.colocation.koordlet.qos.YarnContainerState;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,7 @@ public final class BeMemoryHigh {
             explain.add("no memoryEvictThresholdPercent, node capacity or memory sample: no memory.high on the BE tier");
             return new Decision(true, null, explain);
         }
-        long be = s.beUsage(PodState::memoryUsedBytes, YarnContainerState::memoryUsedBytes);
+        long be = s.beUsage(QoSPod::memoryUsedBytes, YarnContainerState::memoryUsedBytes);
         long others = Math.max(0, s.nodeMemoryUsedBytes() - be);
         long threshold = s.capacityMemoryBytes() / 100 * percent;
         long high = Math.max(0, threshold - others) / STEP * STEP;

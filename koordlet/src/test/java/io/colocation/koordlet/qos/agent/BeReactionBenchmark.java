@@ -11,7 +11,7 @@ import io.colocation.koordlet.collect.KernelBurner;
 import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
-import io.colocation.koordlet.qos.PodState;
+import io.colocation.koordlet.qos.QoSPod;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppress;
 import io.colocation.koordlet.qos.evict.MemoryEvict;
@@ -239,9 +239,9 @@ class BeReactionBenchmark {
 
     private NodeSnapshot snapshot(int cpus, long onlineMilli, long beMilli, long memoryUsed, long memoryTotal, long quota,
             String policy, boolean memoryEvict, long memoryThreshold) throws Exception {
-        PodState onlinePod = new PodState("bench", "online", QoSClass.LS, "Burstable", 9500, 9500, PriorityClass.PROD,
+        QoSPod onlinePod = new QoSPod("bench", "online", QoSClass.LS, "Burstable", 9500, 9500, PriorityClass.PROD,
                 PriorityClass.PROD, 9500, false, 0, null, true, Map.of("cpu", 1000L), List.of(), onlineMilli, 0L);
-        PodState bePod = new PodState("bench", "be", QoSClass.BE, "BestEffort", 5500, 5500, PriorityClass.BATCH,
+        QoSPod bePod = new QoSPod("bench", "be", QoSClass.BE, "BestEffort", 5500, 5500, PriorityClass.BATCH,
                 PriorityClass.BATCH, 5500, false, 0, null, true, Map.of(), List.of(), beMilli, memoryUsed);
         String thresholds = "{\"enable\":true,\"cpuSuppressPolicy\":\"" + policy + "\""
                 + (memoryEvict ? ",\"memoryEvictThresholdPercent\":" + memoryThreshold : "") + "}";

@@ -21,7 +21,7 @@ import java.util.Map;
  * @param requests          resource name → value (cpu in milli, memory in bytes, batch/mid as their integers)
  * @param pinnedCpus        the CPUs of {@code scheduling.koordinator.sh/resource-status}, empty when none
  */
-public record PodState(
+public record QoSPod(
         String namespace,
         String name,
         QoSClass rawQoS,
@@ -45,8 +45,8 @@ public record PodState(
     }
 
     /** The same pod with another usage sample. */
-    public PodState withUsage(Long cpuMilli, Long memoryBytes) {
-        return new PodState(namespace, name, rawQoS, kubeQoS, specPriority, priority, rawPriorityClass, priorityClass, labelPriority,
+    public QoSPod withUsage(Long cpuMilli, Long memoryBytes) {
+        return new QoSPod(namespace, name, rawQoS, kubeQoS, specPriority, priority, rawPriorityClass, priorityClass, labelPriority,
                 evictionEnabled, evictionPriority, evictionPolicies, active, requests, pinnedCpus, cpuMilli, memoryBytes);
     }
 

@@ -1,8 +1,8 @@
 package io.colocation.koordlet.qos.agent;
 
 import io.colocation.api.InvalidInputException;
-import io.colocation.koordlet.qos.PodState;
-import io.colocation.koordlet.qos.PodStates;
+import io.colocation.koordlet.qos.QoSPod;
+import io.colocation.koordlet.qos.QoSPods;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,20 +15,20 @@ import java.util.Set;
  * the usage, not every pod's requests, classes and annotations (most of the round's cost on a host of a hundred pods).
  * The QoS thread's own.
  */
-final class PodStateCache {
-    private record Entry(String resourceVersion, PodState state, List<String> notes) {
+final class QoSPodCache {
+    private record Entry(String resourceVersion, QoSPod state, List<String> notes) {
     }
 
     private final Map<String, Entry> byUid = new HashMap<>();
 
-    /** The pod as the strategies see it, with this usage; what {@link PodStates#of} notes is added to {@code notes}. */
-    PodState of(Pod pod, Long cpuUsedMilli, Long memoryUsedBytes, String where, List<String> notes) throws InvalidInputException {
+    /** The pod as the strategies see it, with this usage; what {@link QoSPods#of} notes is added to {@code notes}. */
+    QoSPod of(Pod pod, Long cpuUsedMilli, Long memoryUsedBytes, String where, List<String> notes) throws InvalidInputException {
         String uid = pod.getMetadata().getUid();
         String version = pod.getMetadata().getResourceVersion();
         Entry e = uid == null ? null : byUid.get(uid);
         if (e == null || version == null || !version.equals(e.resourceVersion())) {
             List<String> read = new ArrayList<>();
-            PodState state = PodStates.of(pod, null, null, where, read);
+            QoSPod state = QoSPods.of(pod, null, null, where, read);
             e = new Entry(version, state, List.copyOf(read));
             if (uid != null && version != null) {
                 byUid.put(uid, e);

@@ -21,11 +21,11 @@ import java.util.Map;
  *
  * @param allocatable cpu in milli-cores, everything else as its integer value
  */
-public record NodeFacts(String name, long capacityCpuMilli, long capacityMemoryBytes, Map<String, Long> allocatable,
+public record QoSNode(String name, long capacityCpuMilli, long capacityMemoryBytes, Map<String, Long> allocatable,
         long reservedCpuMilli, List<Integer> reservedCpus, List<Integer> systemExclusiveCpus) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public static NodeFacts of(Node node, String where, List<String> notes) throws InvalidInputException {
+    public static QoSNode of(Node node, String where, List<String> notes) throws InvalidInputException {
         Map<String, Quantity> capacity = node.getStatus() == null || node.getStatus().getCapacity() == null ? Map.of()
                 : node.getStatus().getCapacity();
         Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of()
@@ -42,7 +42,7 @@ public record NodeFacts(String name, long capacityCpuMilli, long capacityMemoryB
                 : node.getMetadata().getAnnotations();
         Resources annotated = NodeAnnotations.reservation(annotations.get(KoordinatorKeys.ANNOTATION_NODE_RESERVATION),
                 where.replaceAll(": $", ""), notes);
-        return new NodeFacts(node.getMetadata().getName(), capCpu, capMemory, allocatable,
+        return new QoSNode(node.getMetadata().getName(), capCpu, capMemory, allocatable,
                 Math.max(kubeletReserved, annotated.cpuMilli()),
                 cpuListField(annotations.get(KoordinatorKeys.ANNOTATION_NODE_RESERVATION), "reservedCPUs", null),
                 cpuListField(annotations.get(KoordinatorKeys.ANNOTATION_SYSTEM_QOS_RESOURCE), "cpuset", "cpusetExclusive"));

@@ -21,18 +21,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a Kubernetes pod into the strategies' {@link PodState}; the agent and {@code koordlet explain} both use it.
+ * Reads a Kubernetes pod into the strategies' {@link QoSPod}; the agent and {@code koordlet explain} both use it.
  * Annotations Koordinator tolerates when malformed are ignored with a note; a malformed quantity is an error.
  */
-public final class PodStates {
+public final class QoSPods {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> EXTENDED = List.of(ResourceNames.BATCH_CPU, ResourceNames.BATCH_MEMORY,
             ResourceNames.MID_CPU, ResourceNames.MID_MEMORY);
 
-    private PodStates() {
+    private QoSPods() {
     }
 
-    public static PodState of(Pod pod, Long cpuUsedMilli, Long memoryUsedBytes, String where, List<String> notes)
+    public static QoSPod of(Pod pod, Long cpuUsedMilli, Long memoryUsedBytes, String where, List<String> notes)
             throws InvalidInputException {
         Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
@@ -55,7 +55,7 @@ public final class PodStates {
             }
             requests.put(name, sum);
         }
-        return new PodState(pod.getMetadata().getNamespace() == null ? "default" : pod.getMetadata().getNamespace(),
+        return new QoSPod(pod.getMetadata().getNamespace() == null ? "default" : pod.getMetadata().getNamespace(),
                 pod.getMetadata().getName(), PodClassifier.rawQosClass(pod), PodClassifier.kubeQoSClass(pod),
                 pod.getSpec() == null ? null : pod.getSpec().getPriority(), priority, PodClassifier.rawPriorityClass(pod),
                 PodClassifier.priorityClass(pod), labelPriority(labels, priority),

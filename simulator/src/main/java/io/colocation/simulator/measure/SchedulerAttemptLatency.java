@@ -5,11 +5,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The k8s-scheduler's attempt latency, from its Prometheus histogram {@code koord_scheduler_attempt_duration_seconds}. */
-final class SchedulerMetrics {
+final class SchedulerAttemptLatency {
     private static final Pattern BUCKET = Pattern.compile(
             "koord_scheduler_attempt_duration_seconds_bucket\\{([^}]*)le=\"([^\"]+)\"[^}]*}\\s+([0-9.eE+-]+)");
 
-    private SchedulerMetrics() {
+    private SchedulerAttemptLatency() {
     }
 
     /**
