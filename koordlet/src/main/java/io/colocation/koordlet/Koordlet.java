@@ -1,9 +1,7 @@
 package io.colocation.koordlet;
 
-import io.colocation.helpers.lifecycle.Lifecycle;
-
 import io.colocation.helpers.concurrent.Daemons;
-
+import io.colocation.helpers.lifecycle.Lifecycle;
 import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.koordlet.cache.MetricCache;
 import io.colocation.koordlet.cgroup.CgroupLayout;
@@ -18,10 +16,10 @@ import io.colocation.koordlet.kube.NodeSpecs;
 import io.colocation.koordlet.kube.NodeView;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.predict.PeakPredictServer;
-import io.colocation.koordlet.qos.agent.AgentState;
-import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.predict.PredictorPod;
 import io.colocation.koordlet.predict.ProdReclaimablePredictor;
+import io.colocation.koordlet.qos.agent.AgentState;
+import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.report.NodeMetricReporter;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;
 import io.colocation.koordlet.report.ReportInputs;

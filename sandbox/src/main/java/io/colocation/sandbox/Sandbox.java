@@ -1,23 +1,23 @@
 package io.colocation.sandbox;
 
 import io.colocation.api.KoordinatorKeys;
-import io.colocation.model.slo.NodeMetric;
+import io.colocation.localclusters.LoopbackPorts;
+import io.colocation.localclusters.kube.KubeApiServer;
+import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.localclusters.process.ChildProcess;
-import io.colocation.sandbox.parts.HostBestEffortTier;
-import io.colocation.sandbox.parts.ClusterSetup;
-import io.colocation.sandbox.parts.NodeSimulator;
 import io.colocation.localclusters.process.PartFailedException;
-import io.colocation.sandbox.parts.SandboxYarn;
 import io.colocation.localclusters.spark.SparkOnKubernetes;
 import io.colocation.localclusters.spark.SparkOnYarn;
+import io.colocation.localclusters.zookeeper.LocalZooKeeper;
+import io.colocation.model.slo.NodeMetric;
+import io.colocation.sandbox.parts.ClusterSetup;
+import io.colocation.sandbox.parts.HostBestEffortTier;
+import io.colocation.sandbox.parts.SandboxYarn;
+import io.colocation.sandbox.parts.SimulatedNodes;
 import io.colocation.sandbox.scenario.BrokerView;
 import io.colocation.sandbox.scenario.LoadFiles;
 import io.colocation.sandbox.scenario.Narrator;
 import io.colocation.sandbox.scenario.Scenario;
-import io.colocation.localclusters.LoopbackPorts;
-import io.colocation.localclusters.kube.KubeApiServer;
-import io.colocation.localclusters.kube.KubeletNode;
-import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
@@ -111,9 +111,9 @@ public final class Sandbox implements AutoCloseable {
                         + " it gets the standard node's pods and load curve scaled by %.3f", realNode.name(), cores, realScale));
             }
             List<String> simulated = realNode == null ? nodes : nodes.subList(1, nodes.size());
-            NodeSimulator simulator = NodeSimulator.start(client, simulated, NODE_CORES, NODE_MEMORY_GI);
+            SimulatedNodes simulator = SimulatedNodes.start(client, simulated, NODE_CORES, NODE_MEMORY_GI);
             parts.push(simulator);
-            narrator.say(simulated.size() + (simulated.size() == 1 ? " node" : " nodes") + " registered and kept Ready by the node simulator (" + NODE_CORES + " cores, " + NODE_MEMORY_GI
+            narrator.say(simulated.size() + (simulated.size() == 1 ? " node" : " nodes") + " registered Ready by simulated kubelets (" + NODE_CORES + " cores, " + NODE_MEMORY_GI
                     + " GiB each)" + (realNode == null ? "; no real node: " + realWhy : ""));
 
             // The first node's koordlet enforces on this host's real cgroups (its NodeManager's containers are real

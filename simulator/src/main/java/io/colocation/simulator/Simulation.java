@@ -6,14 +6,15 @@ import io.colocation.helpers.time.ScaledClock;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.localclusters.kube.KubeApiServer;
+import io.colocation.harness.SimulatedKubelets;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.simulator.host.HostAgent;
 import io.colocation.simulator.host.HostStepper;
 import io.colocation.simulator.host.SimulatedCgroups;
 import io.colocation.simulator.host.SimulatedHost;
+import io.colocation.simulator.kube.BatchPodRuntime;
 import io.colocation.simulator.kube.SharedWatches;
-import io.colocation.simulator.kube.SimulatedKubelets;
 import io.colocation.simulator.measure.ClusterSampler;
 import io.colocation.simulator.measure.ProcessMonitor;
 import io.colocation.simulator.measure.PublishLag;
@@ -140,11 +141,11 @@ public final class Simulation implements AutoCloseable {
             Map<String, SimulatedHost> hosts = new LinkedHashMap<>();
             List<HostAgent> agents = new ArrayList<>();
             SimulatedYarn[] yarnRef = new SimulatedYarn[1];
-            SimulatedKubelets[] kubeletsRef = new SimulatedKubelets[1];
+            BatchPodRuntime[] podsRef = new BatchPodRuntime[1];
             long dayStart = clock.millis();
             SimulatedHost.Listener ended = (host, task, how) -> {
                 if (task.side() == io.colocation.simulator.host.BatchTask.Side.KUBERNETES) {
-                    kubeletsRef[0].ended(task, how);
+                    podsRef[0].ended(task, how);
                 } else if (yarnRef[0] != null) {
                     yarnRef[0].ended(host, task, how);
                 }
@@ -155,12 +156,14 @@ public final class Simulation implements AutoCloseable {
                         new SimulatedCgroups(clock), ended));
             }
             BatchWorkload[] workloadRef = new BatchWorkload[1];
-            SimulatedKubelets kubelets = new SimulatedKubelets(client, hosts, clock, (pod, task, oom) -> {
+            BatchPodRuntime pods = new BatchPodRuntime(hosts, clock, (pod, task, oom) -> {
                 if (workloadRef[0] != null) {
                     workloadRef[0].stopped(pod, task, oom);
                 }
             });
-            kubeletsRef[0] = kubelets;
+            SimulatedKubelets kubelets = new SimulatedKubelets(client, hosts.keySet(), "colocation simulate", clock, pods);
+            pods.runFor(kubelets);
+            podsRef[0] = pods;
             parts.push(kubelets);
             kubelets.register(NODE_CORES, NODE_MEMORY, 110);
             SharedWatches watches = new SharedWatches(client);

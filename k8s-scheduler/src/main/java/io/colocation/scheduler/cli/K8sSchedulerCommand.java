@@ -1,17 +1,17 @@
 package io.colocation.scheduler.cli;
 
-import io.colocation.helpers.time.ScaledClock;
 import io.colocation.api.InvalidInputException;
+import io.colocation.helpers.time.ScaledClock;
 import io.colocation.kube.client.KubernetesClients;
 import io.colocation.model.document.KubeDocuments;
+import io.colocation.runtime.StatusServer;
+import io.colocation.runtime.YamlConfigLoader;
 import io.colocation.scheduler.config.KubeSchedulerConfiguration;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.Profile;
-import io.colocation.scheduler.service.SchedulerSettings;
 import io.colocation.scheduler.service.SchedulerService;
+import io.colocation.scheduler.service.SchedulerSettings;
 import io.colocation.scheduler.service.SchedulerStatus;
-import io.colocation.runtime.StatusServer;
-import io.colocation.runtime.YamlConfigLoader;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,8 +1,8 @@
 package io.colocation.koordlet.collect;
 
 import io.colocation.helpers.log.DistinctWarnings;
-import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupLayout.Interface;
+import io.colocation.koordlet.cgroup.CgroupLayout;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;

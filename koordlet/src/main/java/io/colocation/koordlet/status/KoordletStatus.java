@@ -1,16 +1,15 @@
 package io.colocation.koordlet.status;
 
-import io.colocation.helpers.lifecycle.Lifecycle;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.colocation.helpers.lifecycle.Lifecycle;
 import io.colocation.koordlet.Koordlet;
-import io.colocation.runtime.StatusServer;
-import io.colocation.koordlet.qos.agent.QoSManager;
 import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
+import io.colocation.koordlet.qos.agent.QoSManager;
+import io.colocation.runtime.StatusServer;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
 import java.io.IOException;

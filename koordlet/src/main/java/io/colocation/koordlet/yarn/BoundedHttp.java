@@ -1,7 +1,7 @@
 package io.colocation.koordlet.yarn;
 
-import java.io.ByteArrayOutputStream;
 import io.colocation.helpers.io.LimitedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;

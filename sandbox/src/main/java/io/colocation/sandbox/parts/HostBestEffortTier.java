@@ -1,9 +1,8 @@
 package io.colocation.sandbox.parts;
 
 import io.colocation.helpers.concurrent.Daemons;
-
-import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupFileWriter;
+import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.qos.agent.QoSOptions;
 import java.io.IOException;

@@ -5,8 +5,8 @@ import io.colocation.api.ResourceNames;
 import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.sandbox.Summary;
 import io.colocation.sandbox.parts.ClusterSetup;
-import io.colocation.sandbox.parts.NodeSimulator;
 import io.colocation.sandbox.parts.SandboxYarn;
+import io.colocation.sandbox.parts.SimulatedNodes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -423,7 +423,7 @@ public final class Scenario implements AutoCloseable {
     private void submitBatchPod(String name, double scale, String node, long runSeconds) {
         Map<String, Quantity> plainResources = Map.of("cpu", milliCores(1000 * scale), "memory", mebibytes(1024 * scale));
         Pod pod = new PodBuilder().withNewMetadata().withName(name).addToLabels(ClusterSetup.ENABLE_COLOCATION, "true")
-                .addToAnnotations(NodeSimulator.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec()
+                .addToAnnotations(SimulatedNodes.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec()
                 .withNodeSelector(node == null ? Map.of() : Map.of("kubernetes.io/hostname", node)).withRestartPolicy("Never")
                 .withTerminationGracePeriodSeconds(1L).addNewContainer().withName("job").withImage(KubeletNode.IMAGE).withImagePullPolicy("Never")
                 .withCommand("sh", "-c", "/burner 1 64 & sleep " + runSeconds + "; kill $!")

@@ -4,7 +4,7 @@ import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
 import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.simulator.host.BatchTask;
-import io.colocation.simulator.kube.SimulatedKubelets;
+import io.colocation.simulator.kube.BatchPodRuntime;
 import io.colocation.simulator.yarn.SimulatedYarn;
 import io.colocation.simulator.yarn.YarnTask;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * them gangs (Koordinator's gang annotations), placed by the k8s-scheduler; a pod evicted or killed by the kernel is
  * submitted again, as a Job controller would; a finished pod is deleted, as a Job's TTL would.
  */
-public final class BatchWorkload implements SimulatedKubelets.PodEndings, AutoCloseable {
+public final class BatchWorkload implements BatchPodRuntime.PodEndings, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BatchWorkload.class);
     public static final String NAMESPACE = "batch";
     static final String SUBMITTED_AT = "simulate.colocation.io/submitted-at";
@@ -112,9 +112,9 @@ public final class BatchWorkload implements SimulatedKubelets.PodEndings, AutoCl
         Map<String, Quantity> resources = Map.of(ResourceNames.BATCH_CPU, new Quantity(Long.toString(t.cpuMilli())),
                 ResourceNames.BATCH_MEMORY, new Quantity(Long.toString(t.memoryBytes())));
         Map<String, String> annotations = new HashMap<>();
-        annotations.put(SimulatedKubelets.CPU_USE, Double.toString(t.cpuUse()));
-        annotations.put(SimulatedKubelets.MEMORY_USE, Long.toString(t.memoryUse()));
-        annotations.put(SimulatedKubelets.WORK, Double.toString(t.workCoreSeconds()));
+        annotations.put(BatchPodRuntime.CPU_USE, Double.toString(t.cpuUse()));
+        annotations.put(BatchPodRuntime.MEMORY_USE, Long.toString(t.memoryUse()));
+        annotations.put(BatchPodRuntime.WORK, Double.toString(t.workCoreSeconds()));
         annotations.put(SUBMITTED_AT, Long.toString(clock.millis()));
         if (gang != null) {
             annotations.put("gang.scheduling.koordinator.sh/name", gang);
@@ -174,8 +174,8 @@ public final class BatchWorkload implements SimulatedKubelets.PodEndings, AutoCl
         }
         Map<String, String> a = pod.getMetadata().getAnnotations();
         long cpu = task.requestMilli();
-        WorkloadModel.TaskShape again = new WorkloadModel.TaskShape(cpu, task.requestMemory(), Double.parseDouble(a.get(SimulatedKubelets.CPU_USE)),
-                task.memoryUse(), Double.parseDouble(a.get(SimulatedKubelets.WORK)));
+        WorkloadModel.TaskShape again = new WorkloadModel.TaskShape(cpu, task.requestMemory(), Double.parseDouble(a.get(BatchPodRuntime.CPU_USE)),
+                task.memoryUse(), Double.parseDouble(a.get(BatchPodRuntime.WORK)));
         submit(pod.getMetadata().getName() + "-again-" + names.incrementAndGet(), again, null, 1);
     }
 

@@ -1,7 +1,7 @@
 package io.colocation.simulator.yarn;
 
-import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.api.yarn.YarnContract;
+import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.koordlet.yarn.YarnContainers;
 import io.colocation.simulator.host.BatchTask;
 import io.colocation.simulator.host.SimulatedHost;

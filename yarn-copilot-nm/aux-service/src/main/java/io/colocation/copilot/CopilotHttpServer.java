@@ -1,9 +1,5 @@
 package io.colocation.copilot;
 
-import io.colocation.helpers.concurrent.Daemons;
-
-import java.util.Collections;
-import java.util.Optional;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +11,7 @@ import io.colocation.copilot.api.ContainerInfo;
 import io.colocation.copilot.api.CopilotApi;
 import io.colocation.copilot.api.KillResult;
 import io.colocation.copilot.api.PluginInfo;
+import io.colocation.helpers.concurrent.Daemons;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,9 +20,11 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;

@@ -1,10 +1,9 @@
 package io.colocation.copilot;
 
 import io.colocation.helpers.concurrent.Daemons;
-
-import java.nio.charset.StandardCharsets;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

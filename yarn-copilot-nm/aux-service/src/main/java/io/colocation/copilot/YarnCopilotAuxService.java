@@ -1,21 +1,20 @@
 package io.colocation.copilot;
 
-import io.colocation.helpers.concurrent.Daemons;
-
-import org.apache.hadoop.yarn.api.records.ContainerId;
-import java.nio.file.Paths;
 import io.colocation.copilot.api.CopilotApi;
+import io.colocation.helpers.concurrent.Daemons;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;

@@ -1,13 +1,12 @@
 package io.colocation.broker.reconcile;
 
 import io.colocation.helpers.concurrent.Daemons;
-
+import io.colocation.helpers.log.DistinctWarnings;
 import java.io.Closeable;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import io.colocation.helpers.log.DistinctWarnings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,6 @@
 package io.colocation.broker.reconcile;
 
 import io.colocation.api.ResourceNames;
-import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.arbitration.ArbitrationSettings;
 import io.colocation.broker.arbitration.Decision;
@@ -13,16 +12,17 @@ import io.colocation.broker.decision.NodeWork;
 import io.colocation.broker.decision.YarnFacts;
 import io.colocation.broker.kube.ClusterInputs;
 import io.colocation.broker.kube.KubernetesSide;
-import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.broker.ledger.Ledger;
-import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.ledger.NodeLedger.Publication;
+import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.broker.yarn.Leadership;
 import io.colocation.broker.yarn.NotLeaderException;
 import io.colocation.broker.yarn.YarnSide;
-import io.colocation.model.Resources;
 import io.colocation.helpers.concurrent.Daemons;
+import io.colocation.helpers.log.DistinctWarnings;
+import io.colocation.model.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,8 +1,10 @@
 package io.colocation.broker.service;
 
+import com.codahale.metrics.Gauge;
 import io.colocation.api.InvalidInputException;
-import io.colocation.helpers.time.ScaledClock;
 import io.colocation.broker.admission.AdmissionWebhook;
+import io.colocation.broker.reconcile.BrokerReconciler;
+import io.colocation.broker.reconcile.PassStats;
 import io.colocation.broker.service.filters.BearerTokenFilter;
 import io.colocation.broker.service.health.BrokerHealthChecks;
 import io.colocation.broker.service.health.ProbeServlet;
@@ -15,16 +17,13 @@ import io.colocation.broker.service.resources.WorkloadsResource;
 import io.colocation.broker.service.tasks.DrainBatchTask;
 import io.colocation.broker.service.tasks.NodeDrain;
 import io.colocation.broker.service.tasks.ResyncTask;
-
-import io.colocation.broker.reconcile.PassStats;
-import com.codahale.metrics.Gauge;
-import io.colocation.broker.reconcile.BrokerReconciler;
+import io.colocation.helpers.time.ScaledClock;
+import io.colocation.kube.client.KubernetesClients;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
-import io.colocation.kube.client.KubernetesClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;

@@ -1,7 +1,6 @@
 package io.colocation.broker.state;
 
 import io.colocation.helpers.concurrent.Daemons;
-
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

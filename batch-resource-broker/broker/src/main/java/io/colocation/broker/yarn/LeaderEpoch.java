@@ -1,11 +1,10 @@
 package io.colocation.broker.yarn;
 
-import io.colocation.helpers.concurrent.Daemons;
-
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
+import io.colocation.helpers.concurrent.Daemons;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.colocation.broker.yarn;
 
-import io.colocation.helpers.concurrent.Daemons;
-
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnGrant;
+import io.colocation.helpers.concurrent.Daemons;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.time.Clock;
@@ -27,7 +27,6 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.client.ClientRMProxy;
 import org.apache.hadoop.yarn.client.api.YarnClient;
-import io.colocation.api.yarn.YarnApplications;
 import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.slf4j.Logger;

@@ -1,13 +1,13 @@
 package io.colocation.broker.yarn;
 
+import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnContractCodec;
-import io.colocation.helpers.log.DistinctWarnings;
-import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import io.colocation.api.yarn.YarnNodeReport;
+import io.colocation.helpers.log.DistinctWarnings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;

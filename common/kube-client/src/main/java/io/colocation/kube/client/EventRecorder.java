@@ -1,6 +1,7 @@
 package io.colocation.kube.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.helpers.concurrent.Daemons;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -21,7 +22,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import io.colocation.helpers.concurrent.Daemons;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,20 +1,18 @@
 package io.colocation.koordlet.qos.agent;
 
-import io.colocation.helpers.lifecycle.Lifecycle;
-
 import io.colocation.helpers.concurrent.Daemons;
-
+import io.colocation.helpers.lifecycle.Lifecycle;
 import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.qos.BestEffortState;
+import io.colocation.koordlet.qos.EvictionStrategy;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.NodeSnapshot;
 import io.colocation.koordlet.qos.Processor;
-import io.colocation.koordlet.qos.Victim;
-import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
-import io.colocation.koordlet.qos.EvictionStrategy;
 import io.colocation.koordlet.qos.QoSContext;
 import io.colocation.koordlet.qos.QoSStrategies;
+import io.colocation.koordlet.qos.Victim;
+import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
 import io.colocation.koordlet.qos.evict.EvictionDecision;
 import io.colocation.koordlet.qos.memory.BeMemoryHigh;
 import io.colocation.model.node.NodeAnnotations;

@@ -1,10 +1,10 @@
 package io.colocation.yarn.plugin;
 
-import io.colocation.helpers.time.ScaledClock;
-import java.time.Clock;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
+import io.colocation.helpers.time.ScaledClock;
 import java.io.Closeable;
+import java.time.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.api.records.NodeId;

@@ -1,23 +1,21 @@
-package io.colocation.simulator.kube;
+package io.colocation.harness;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.colocation.api.ResourceNames;
 import io.colocation.helpers.concurrent.Daemons;
-import io.colocation.kube.client.Patches;
 import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.model.pod.PodClassifier;
-import io.colocation.simulator.host.BatchTask;
-import io.colocation.simulator.host.SimulatedHost;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,50 +31,57 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The kubelets of the simulated nodes: registers each node Ready with its capacity, admits the pods bound to it (a
- * batch pod becomes a {@link BatchTask} on its host, with the profile its annotations carry), writes their status
- * (Running; Succeeded when the host says the task's work is done; Failed when the host's kernel killed it), and
- * finishes what the Eviction API started: a pod being deleted is stopped on its host and its deletion confirmed, as a
- * kubelet does once the containers stopped. Node heartbeats are not written: nothing in the simulated cluster reads
- * them (no node lifecycle controller runs), and a thousand nodes would write one every ten seconds.
+ * The kubelets of nodes that have no host of their own (the sandbox's and the simulator's): registers each node Ready
+ * with its capacity, admits the pods bound to it (its {@link PodRuntime} runs them), writes their status as a kubelet
+ * does (Running; Succeeded, or Failed with OOMKilled, when the runtime says they ended) and finishes what the Eviction
+ * API started: a pod being deleted is stopped and its deletion confirmed, as a kubelet does once the containers stopped.
+ * Driven by a pod watch ({@link #changed}). Node heartbeats are not written: no node lifecycle controller runs to read
+ * them, and a thousand nodes would write one every ten seconds.
  */
 public final class SimulatedKubelets implements AutoCloseable {
+    /** On every node these kubelets register. */
+    public static final String NODE_LABEL = "colocation.io/simulated-node";
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedKubelets.class);
-    /** Annotations of a batch pod: its CPU use as a fraction of its request, memory in use, and work (core-seconds). */
-    public static final String CPU_USE = "simulate.colocation.io/cpu-use";
-    public static final String MEMORY_USE = "simulate.colocation.io/memory-use";
-    public static final String WORK = "simulate.colocation.io/work-core-seconds";
-    public static final String NODE_LABEL = "simulate.colocation.io/node";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Told when a batch pod left its host other than by completing: a deletion (an eviction) or the kernel's OOM killer. */
-    public interface PodEndings {
-        void stopped(Pod pod, BatchTask task, boolean oomKilled);
+    /** What runs the pods bound to the simulated nodes. */
+    public interface PodRuntime {
+        /** A pod bound to one of the nodes starts (once per pod). */
+        void start(Pod pod);
+
+        /** A started pod is being deleted or is gone: its containers stop. */
+        void stop(Pod pod);
     }
 
+    /** How a pod's containers ended. */
+    public enum Ending { COMPLETED, OOM_KILLED }
+
     private final KubernetesClient client;
-    private final Map<String, SimulatedHost> hosts;
+    private final Set<String> nodes;
+    private final String osImage;
     private final Clock clock;
-    private final PodEndings endings;
+    private final PodRuntime runtime;
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
     private final Map<String, Pod> running = new ConcurrentHashMap<>();
     private final ExecutorService writers = Executors.newFixedThreadPool(6, Daemons.named("simulated-kubelet"));
     private final AtomicLong statusWrites = new AtomicLong();
     private final AtomicLong writeFailures = new AtomicLong();
 
-    public SimulatedKubelets(KubernetesClient client, Map<String, SimulatedHost> hosts, Clock clock, PodEndings endings) {
+    /** @param osImage what {@code kubectl get nodes -o wide} shows as the nodes' OS image: who simulates them */
+    public SimulatedKubelets(KubernetesClient client, Set<String> nodes, String osImage, Clock clock, PodRuntime runtime) {
         this.client = client;
-        this.hosts = hosts;
+        this.nodes = Set.copyOf(nodes);
+        this.osImage = osImage;
         this.clock = clock;
-        this.endings = endings;
+        this.runtime = runtime;
     }
 
     /** Creates every node Ready, without the not-ready taint (no node controller runs to take it off). */
     public void register(int cores, long memoryBytes, int pods) throws Exception {
-        Map<String, Quantity> capacity = Map.of("cpu", new Quantity(Integer.toString(cores)), "memory", new Quantity(Long.toString(memoryBytes)),
-                "pods", new Quantity(Integer.toString(pods)));
+        Map<String, Quantity> capacity = Map.of("cpu", new Quantity(Integer.toString(cores)),
+                "memory", new Quantity(Long.toString(memoryBytes)), "pods", new Quantity(Integer.toString(pods)));
         List<Future<?>> done = new ArrayList<>();
-        for (String name : hosts.keySet()) {
+        for (String name : nodes) {
             done.add(writers.submit(() -> {
                 client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels(NODE_LABEL, "true")
                         .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux").endMetadata()
@@ -85,9 +90,10 @@ public final class SimulatedKubelets implements AutoCloseable {
                 String now = clock.instant().toString();
                 ColocationObjects.kubeletStatus(client, name, new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
                         .withConditions(new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
-                                .withMessage("simulated kubelet").withLastHeartbeatTime(now).withLastTransitionTime(now).build())
+                                .withMessage("simulated kubelet is posting ready status").withLastHeartbeatTime(now)
+                                .withLastTransitionTime(now).build())
                         .withNewNodeInfo().withKubeletVersion("v1.20.2-simulated").withOperatingSystem("linux").withArchitecture("amd64")
-                        .withContainerRuntimeVersion("simulated://1").withKernelVersion("").withOsImage("colocation simulate")
+                        .withContainerRuntimeVersion("simulated://1").withKernelVersion("").withOsImage(osImage)
                         .withKubeProxyVersion("").withMachineID("").withSystemUUID("").withBootID("").endNodeInfo().build());
                 return null;
             }));
@@ -97,19 +103,16 @@ public final class SimulatedKubelets implements AutoCloseable {
         }
     }
 
-    /** A pod changed (the shared pod watch). */
+    /** A pod changed, as a pod watch tells it. */
     public void changed(Pod pod, boolean deleted) {
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-        SimulatedHost host = node == null ? null : hosts.get(node);
-        if (host == null) {
+        if (node == null || !nodes.contains(node)) {
             return;
         }
         String uid = pod.getMetadata().getUid();
         if (deleted || pod.getMetadata().getDeletionTimestamp() != null) {
-            BatchTask task = host.stop(uid);
-            running.remove(uid);
-            if (task != null) {
-                endings.stopped(pod, task, false);
+            if (running.remove(uid) != null) {
+                runtime.stop(pod);
             }
             Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
             if (admitted.remove(uid) && !deleted && (grace == null || grace > 0)) {
@@ -121,47 +124,19 @@ public final class SimulatedKubelets implements AutoCloseable {
         }
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ((phase == null || phase.equals("Pending")) && admitted.add(uid)) {
-            String ann = annotation(pod, WORK);
-            if (ann != null) {
-                host.start(task(pod, clock.millis()));
-                running.put(uid, pod);
-            }
+            running.put(uid, pod);
+            runtime.start(pod);
             writers.execute(() -> patchStatus(pod, running(pod)));
         }
     }
 
-    /** The host ended a batch pod's task: its work is done, or the kernel killed it. */
-    public void ended(BatchTask task, SimulatedHost.Ending how) {
-        Pod pod = running.remove(task.id());
-        if (pod == null) {
-            return;
+    /** The runtime ended a running pod's containers; the pod as it started, or null when it was not running. */
+    public Pod ended(String uid, Ending how) {
+        Pod pod = running.remove(uid);
+        if (pod != null) {
+            writers.execute(() -> patchStatus(pod, finished(pod, how == Ending.COMPLETED)));
         }
-        if (how == SimulatedHost.Ending.OOM_KILLED) {
-            endings.stopped(pod, task, true);
-        }
-        writers.execute(() -> patchStatus(pod, finished(pod, how == SimulatedHost.Ending.COMPLETED)));
-    }
-
-    static BatchTask task(Pod pod, long now) {
-        long cpu = 0;
-        long memory = 0;
-        for (var c : pod.getSpec().getContainers()) {
-            if (c.getResources() != null && c.getResources().getRequests() != null) {
-                Quantity q = c.getResources().getRequests().get(ResourceNames.BATCH_CPU);
-                Quantity m = c.getResources().getRequests().get(ResourceNames.BATCH_MEMORY);
-                cpu += q == null ? 0 : q.getNumericalAmount().longValue();
-                memory += m == null ? 0 : m.getNumericalAmount().longValue();
-            }
-        }
-        double use = Double.parseDouble(annotation(pod, CPU_USE));
-        long memoryUse = Long.parseLong(annotation(pod, MEMORY_USE));
-        double work = Double.parseDouble(annotation(pod, WORK));
-        return new BatchTask(pod.getMetadata().getUid(), BatchTask.Side.KUBERNETES, pod.getMetadata().getNamespace() + "/"
-                + pod.getMetadata().getName(), cpu, memory, cpu / 1000.0 * use, memoryUse, work, false, 0, now);
-    }
-
-    private static String annotation(Pod pod, String key) {
-        return pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(key);
+        return pod;
     }
 
     private ObjectNode running(Pod pod) {
@@ -170,11 +145,11 @@ public final class SimulatedKubelets implements AutoCloseable {
         status.put("phase", "Running");
         status.put("startTime", now);
         status.put("qosClass", PodClassifier.kubeQoSClass(pod));
-        status.put("hostIP", "10.0.0.1");
+        status.put("hostIP", "127.0.0.1");
         ArrayNode conditions = status.putArray("conditions");
         conditions.addObject().put("type", "Ready").put("status", "True").put("lastTransitionTime", now);
         ArrayNode containers = status.putArray("containerStatuses");
-        for (var c : pod.getSpec().getContainers()) {
+        for (Container c : pod.getSpec().getContainers()) {
             ObjectNode s = containerStatus(containers, pod, c, true);
             s.put("started", true);
             s.putObject("state").putObject("running").put("startedAt", now);
@@ -192,7 +167,7 @@ public final class SimulatedKubelets implements AutoCloseable {
         ArrayNode conditions = status.putArray("conditions");
         conditions.addObject().put("type", "Ready").put("status", "False").put("reason", "PodCompleted").put("lastTransitionTime", now);
         ArrayNode containers = status.putArray("containerStatuses");
-        for (var c : pod.getSpec().getContainers()) {
+        for (Container c : pod.getSpec().getContainers()) {
             containerStatus(containers, pod, c, false).putObject("state").putObject("terminated").put("exitCode", succeeded ? 0 : 137)
                     .put("reason", succeeded ? "Completed" : "OOMKilled").put("finishedAt", now);
         }
@@ -200,22 +175,22 @@ public final class SimulatedKubelets implements AutoCloseable {
     }
 
     /** A container's status as a kubelet writes it, without its state. */
-    private static ObjectNode containerStatus(ArrayNode containers, Pod pod, io.fabric8.kubernetes.api.model.Container c, boolean ready) {
+    private static ObjectNode containerStatus(ArrayNode containers, Pod pod, Container c, boolean ready) {
         ObjectNode s = containers.addObject();
         s.put("name", c.getName());
         s.put("image", c.getImage() == null ? "" : c.getImage());
         s.put("imageID", "");
         s.put("ready", ready);
         s.put("restartCount", 0);
-        s.put("containerID", "containerd://" + pod.getMetadata().getUid().replace("-", "") + c.getName());
+        s.put("containerID", "containerd://" + pod.getMetadata().getUid().replace("-", "") + "-" + c.getName());
         return s;
     }
 
     private void patchStatus(Pod pod, ObjectNode status) {
         ObjectNode patch = JSON.createObjectNode();
         patch.set("status", status);
-        write(pod, () -> Patches.mergeStatus(client, new PodBuilder().withNewMetadata().withName(pod.getMetadata().getName())
-                .withNamespace(pod.getMetadata().getNamespace()).endMetadata().build(), patch.toString()));
+        write(pod, () -> client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString()));
     }
 
     private void write(Pod pod, Runnable call) {
@@ -230,10 +205,12 @@ public final class SimulatedKubelets implements AutoCloseable {
         }
     }
 
+    /** Pod status writes and deletion confirmations that the API server accepted. */
     public long statusWrites() {
         return statusWrites.get();
     }
 
+    /** Writes the API server refused other than for a pod already gone. */
     public long writeFailures() {
         return writeFailures.get();
     }
