@@ -1,17 +1,17 @@
 package io.colocation.simulator;
 
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
+import ch.qos.logback.core.joran.spi.JoranException;
 import io.colocation.api.InvalidInputException;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.simulator.measure.RunReport;
-import io.colocation.simulator.trace.LoadTrace;
+import io.colocation.simulator.model.trace.LoadTrace;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.util.ContextInitializer;
-import ch.qos.logback.core.joran.spi.JoranException;
 import org.slf4j.LoggerFactory;
 
 /**

@@ -1,33 +1,33 @@
 package io.colocation.simulator;
 
 import io.colocation.api.KoordinatorKeys;
+import io.colocation.harness.SimulatedKubelets;
 import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.helpers.time.ScaledClock;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.localclusters.kube.KubeApiServer;
-import io.colocation.harness.SimulatedKubelets;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.localclusters.zookeeper.LocalZooKeeper;
-import io.colocation.simulator.host.HostAgent;
-import io.colocation.simulator.host.HostStepper;
-import io.colocation.simulator.host.SimulatedCgroups;
-import io.colocation.simulator.host.SimulatedHost;
-import io.colocation.simulator.kube.BatchPodRuntime;
-import io.colocation.simulator.kube.SharedWatches;
 import io.colocation.simulator.measure.ClusterSampler;
 import io.colocation.simulator.measure.ProcessMonitor;
 import io.colocation.simulator.measure.PublishLag;
 import io.colocation.simulator.measure.RunReport;
-import io.colocation.simulator.parts.ClusterObjects;
-import io.colocation.simulator.parts.ControlPlane;
-import io.colocation.simulator.trace.LoadTrace;
-import io.colocation.simulator.trace.NodeLoadCurves;
-import io.colocation.simulator.workload.BatchWorkload;
-import io.colocation.simulator.workload.OnlineWorkload;
-import io.colocation.simulator.workload.WorkloadModel;
-import io.colocation.simulator.yarn.SimulatedYarn;
-import io.colocation.simulator.yarn.SimulatedYarnConfiguration;
+import io.colocation.simulator.model.host.HostStepper;
+import io.colocation.simulator.model.host.SimulatedCgroups;
+import io.colocation.simulator.model.host.SimulatedHost;
+import io.colocation.simulator.model.kube.BatchPodRuntime;
+import io.colocation.simulator.model.trace.LoadTrace;
+import io.colocation.simulator.model.trace.NodeLoadCurves;
+import io.colocation.simulator.model.workload.BatchWorkload;
+import io.colocation.simulator.model.workload.OnlineWorkload;
+import io.colocation.simulator.model.workload.WorkloadModel;
+import io.colocation.simulator.real.ClusterObjects;
+import io.colocation.simulator.real.ControlPlane;
+import io.colocation.simulator.real.HostAgent;
+import io.colocation.simulator.real.SharedWatches;
+import io.colocation.simulator.real.yarn.SimulatedYarn;
+import io.colocation.simulator.real.yarn.SimulatedYarnConfiguration;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -144,7 +144,7 @@ public final class Simulation implements AutoCloseable {
             BatchPodRuntime[] podsRef = new BatchPodRuntime[1];
             long dayStart = clock.millis();
             SimulatedHost.Listener ended = (host, task, how) -> {
-                if (task.side() == io.colocation.simulator.host.BatchTask.Side.KUBERNETES) {
+                if (task.side() == io.colocation.simulator.model.host.BatchTask.Side.KUBERNETES) {
                     podsRef[0].ended(task, how);
                 } else if (yarnRef[0] != null) {
                     yarnRef[0].ended(host, task, how);

@@ -2,7 +2,7 @@ package io.colocation.simulator.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.colocation.simulator.yarn.SimulatedYarn.NodeFigures;
+import io.colocation.simulator.real.yarn.SimulatedYarn.NodeFigures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

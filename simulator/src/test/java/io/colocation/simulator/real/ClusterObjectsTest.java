@@ -1,0 +1,58 @@
+package io.colocation.simulator.real;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.localclusters.process.PartFailedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterObjectsTest {
+    private static final Path CONF = Path.of("..", "conf");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void theShippedConfigMapWithOnlyTheTimeScaledPeriodsChanged() throws Exception {
+        ClusterObjects.SloConfig slo = ClusterObjects.sloConfig(CONF);
+        JsonNode colocation = JSON.readTree(slo.colocation());
+        assertEquals(300, colocation.path("metricReportIntervalSeconds").asInt());
+        assertEquals(3600, colocation.path("updateTimeThresholdSeconds").asInt());
+        JsonNode shipped = null;
+        try (var in = Files.newInputStream(CONF.resolve(ClusterObjects.SHIPPED))) {
+            Object parsed = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(in);
+            // one ConfigMap (the kit rendered from the chart) or several documents
+            for (Object o : parsed instanceof java.util.List<?> documents ? documents : java.util.List.of(parsed)) {
+                if (o instanceof io.fabric8.kubernetes.api.model.ConfigMap cm) {
+                    shipped = JSON.readTree(cm.getData().get("colocation-config"));
+                }
+            }
+        }
+        // every other value is the shipped one
+        assertEquals(shipped.size(), colocation.size());
+        for (var e : (Iterable<java.util.Map.Entry<String, JsonNode>>) colocation::fields) {
+            if (!ClusterObjects.TIME_SCALED.containsKey(e.getKey())) {
+                assertEquals(shipped.get(e.getKey()), e.getValue(), e.getKey());
+            }
+        }
+        JsonNode be = JSON.readTree(slo.resourceThresholds()).path("clusterStrategy");
+        assertTrue(be.path("enable").asBoolean());
+        assertEquals(85, be.path("cpuSuppressThresholdPercent").asInt());
+        assertEquals(75, colocation.path("cpuReclaimThresholdPercent").asInt());
+    }
+
+    @Test
+    void aConfigurationWithoutTheConfigMapIsOneLineNamingTheFile(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("kubernetes"));
+        Files.writeString(dir.resolve(ClusterObjects.SHIPPED), "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n");
+        PartFailedException e = assertThrows(PartFailedException.class, () -> ClusterObjects.sloConfig(dir));
+        assertTrue(e.getMessage().contains("slo-controller-config.yaml") && e.getMessage().contains("no ConfigMap"), e.getMessage());
+        Files.delete(dir.resolve(ClusterObjects.SHIPPED));
+        e = assertThrows(PartFailedException.class, () -> ClusterObjects.sloConfig(dir));
+        assertTrue(e.getMessage().contains("cannot read"), e.getMessage());
+    }
+}
