@@ -106,7 +106,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
             LOG.warn("the NodeMetric CRD (slo.koordinator.sh) is not installed: LoadAwareScheduling sees no node load;"
                     + " apply conf/kubernetes/crds/ and restart the scheduler");
         }
-        pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
+        pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
         synchronized (podIndexers) {
             pods.addIndexers(podIndexers);
         }
@@ -325,8 +325,9 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
             } else {
                 ordered = NodeOrder.of(infos.values().toArray(new NodeInfo[0]));
                 position.clear();
-                for (int i = 0; i < ordered.size(); i++) {
-                    position.put(ordered.get(i).name(), i);
+                List<NodeInfo> order = ordered.asList();
+                for (int i = 0; i < order.size(); i++) {
+                    position.put(order.get(i).name(), i);
                 }
             }
         }

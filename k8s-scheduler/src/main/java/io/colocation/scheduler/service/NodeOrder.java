@@ -13,8 +13,8 @@ import java.util.RandomAccess;
  * and the chunk table.
  */
 final class NodeOrder {
-    static final int CHUNK = 64;
     private static final int SHIFT = 6;
+    static final int CHUNK = 1 << SHIFT;
     static final NodeOrder EMPTY = new NodeOrder(new NodeInfo[0][], 0);
 
     private final NodeInfo[][] chunks;
@@ -34,14 +34,6 @@ final class NodeOrder {
             chunks[c] = Arrays.copyOfRange(nodes, from, Math.min(nodes.length, from + CHUNK));
         }
         return new NodeOrder(chunks, nodes.length);
-    }
-
-    int size() {
-        return size;
-    }
-
-    NodeInfo get(int index) {
-        return chunks[index >>> SHIFT][index & (CHUNK - 1)];
     }
 
     /** The nodes as an unmodifiable list; this version never changes. */
@@ -82,7 +74,7 @@ final class NodeOrder {
             if (index < 0 || index >= size) {
                 throw new IndexOutOfBoundsException("node " + index + " of " + size);
             }
-            return NodeOrder.this.get(index);
+            return chunks[index >>> SHIFT][index & (CHUNK - 1)];
         }
 
         @Override

@@ -32,7 +32,7 @@ class NodeOrderTest {
             NodeInfo[] nodes = nodes(count);
             NodeOrder order = NodeOrder.of(nodes);
             assertEquals(List.of(nodes), order.asList(), count + " nodes");
-            assertEquals(count, order.size());
+            assertEquals(count, order.asList().size());
             assertTrue(order.asList() instanceof RandomAccess, "searched by index");
             assertThrows(IndexOutOfBoundsException.class, () -> order.asList().get(count));
             assertThrows(UnsupportedOperationException.class, () -> order.asList().set(0, named("x")));

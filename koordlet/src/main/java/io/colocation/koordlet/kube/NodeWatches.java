@@ -49,7 +49,7 @@ public final class NodeWatches implements NodeView {
     @Override
     public void start(Duration timeout) throws StartupException {
         pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0).itemStore(TrimmingItemStore.trimming(PodTrim::trim));
-        node = client.nodes().withField("metadata.name", nodeName).runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
+        node = client.nodes().withField("metadata.name", nodeName).runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
         nodeMetric = DecodingInformer.named(client, NodeMetric.class, nodeName);
         informers.add(pods);
         informers.add(node);

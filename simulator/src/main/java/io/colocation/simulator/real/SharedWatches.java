@@ -3,6 +3,7 @@ package io.colocation.simulator.real;
 import io.colocation.koordlet.kube.NodeView;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.kube.client.DecodingInformer;
+import io.colocation.kube.client.TrimmingItemStore;
 import io.colocation.kube.client.Handlers;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
@@ -49,9 +50,9 @@ public final class SharedWatches implements AutoCloseable {
     }
 
     public void start(Duration timeout) throws NodeWatches.StartupException {
-        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
         pods.addEventHandler(Handlers.changedOrDeleted(pod -> index(pod, false), pod -> index(pod, true)));
-        nodes = client.nodes().runnableInformer(0);
+        nodes = client.nodes().runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
         nodeMetrics = DecodingInformer.all(client, NodeMetric.class);
         nodeSlos = DecodingInformer.all(client, NodeSLO.class);
         try {

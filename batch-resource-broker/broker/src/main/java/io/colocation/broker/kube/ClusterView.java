@@ -167,8 +167,8 @@ public final class ClusterView implements ClusterInputs, Closeable {
                 }
             }
         };
-        nodes = client.nodes().runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
-        pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly());
+        nodes = client.nodes().runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
+        pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
         pods.addIndexers(Map.of(BY_NODE, pod -> {
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             return List.of(node == null ? "" : node);

@@ -76,14 +76,14 @@ public final class DecodingInformer<T extends HasMetadata> implements AutoClosea
     /** Every object of {@code type} (its group, version and plural from the class's annotations). Not started. */
     public static <T extends HasMetadata> DecodingInformer<T> all(KubernetesClient client, Class<T> type) {
         return new DecodingInformer<>(type, client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type))
-                .runnableInformer(0).itemStore(TrimmingItemStore.metadataOnly()));
+                .runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata()));
     }
 
     /** The one object of {@code type} named {@code name} (a node's own NodeMetric, say). Not started. */
     public static <T extends HasMetadata> DecodingInformer<T> named(KubernetesClient client, Class<T> type, String name) {
         return new DecodingInformer<>(type, client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type))
                 .withField("metadata.name", name).runnableInformer(0)
-                .itemStore(TrimmingItemStore.metadataOnly()));
+                .itemStore(TrimmingItemStore.trimmingMetadata()));
     }
 
     public DecodingInformer<T> addListener(Listener<T> listener) {

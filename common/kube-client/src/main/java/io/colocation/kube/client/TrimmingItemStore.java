@@ -23,8 +23,8 @@ public final class TrimmingItemStore<V extends HasMetadata> implements ItemStore
         this.trim = trim;
     }
 
-    /** Drops the managed fields and the last-applied annotation only. */
-    public static <V extends HasMetadata> TrimmingItemStore<V> metadataOnly() {
+    /** Keeps the whole object but its managed fields and last-applied annotation. */
+    public static <V extends HasMetadata> TrimmingItemStore<V> trimmingMetadata() {
         return new TrimmingItemStore<>(o -> { });
     }
 
@@ -34,7 +34,7 @@ public final class TrimmingItemStore<V extends HasMetadata> implements ItemStore
     }
 
     /** {@code object} without its managed fields and last-applied annotation (changed in place). */
-    public static <V extends HasMetadata> V trimMetadata(V object) {
+    private static <V extends HasMetadata> V trimMetadata(V object) {
         if (object.getMetadata() != null) {
             object.getMetadata().setManagedFields(null);
             if (object.getMetadata().getAnnotations() != null) {
