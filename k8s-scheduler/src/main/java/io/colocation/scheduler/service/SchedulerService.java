@@ -7,14 +7,10 @@ import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.model.pod.PodPhases;
 import io.colocation.scheduler.framework.ClusterSnapshot;
-import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
-import io.colocation.scheduler.framework.NodeSearch;
-import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.framework.Snapshots;
-import io.colocation.scheduler.framework.Status;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.prometheus.client.CollectorRegistry;
@@ -34,15 +30,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler service: informers feed a queue of this scheduler's pending pods; while this replica holds the
- * Lease, one loop takes the next pod and runs the profile's {@link Framework} on the cache's snapshot (the runtime
- * {@code explain} runs too); a reserved pod binds on the binder pool, at once or after its Permit wait, and an
- * unschedulable one gets a FailedScheduling Event and waits for a change that may let a node take it
- * ({@link NodeChangeRequeue}) or backs off. Lifecycle LATENT → STARTED → CLOSED.
+ * Lease, one loop takes the next pod and hands it to {@link PodScheduling} (the profile's {@link Framework} on the
+ * cache's snapshot, the runtime {@code explain} runs too, then the binding); pods a node change may now place come back
+ * through {@link NodeChangeRequeue}. It also answers for the replica's health. Lifecycle LATENT → STARTED → CLOSED.
  */
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
 
-    static final String FAILED_SCHEDULING = "FailedScheduling";
     static final long POD_GROUP_SYNC_MILLIS = 1_000;
     /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
     private static final int BINDERS = 16;
@@ -73,12 +67,10 @@ public final class SchedulerService implements AutoCloseable {
     private final ScheduledExecutorService podGroupSync;
     private final PodGroupStatusController podGroups;
     private final ExecutorService binding;
-    /** Finds each pod's node; its search of a large cluster goes on where the previous one stopped (only the loop uses it). */
-    private final Framework.NodeSelector selector;
+    private final PodScheduling scheduling;
     private volatile boolean leading;
     /** The loop's last round (System.nanoTime); it comes round at least every half second while it leads. */
     private volatile long loopBeat = System.nanoTime();
-    private volatile Instant lastBound;
     private ApiServerProbe probe;
     private volatile LeaseElection election;
     private volatile Thread loop;
@@ -104,7 +96,6 @@ public final class SchedulerService implements AutoCloseable {
             throw new InvalidInputException("profile " + profile.schedulerName() + ": no bind plugin enabled (DefaultBinder)");
         }
         this.framework = new Framework(profile);
-        this.selector = framework.searching(new NodeSearch());
         this.queue = new PendingQueue(profile.queueSort(), clock, Duration.ofMillis((long) (config.backoffInitialSeconds * 1000)),
                 Duration.ofMillis((long) (config.backoffMaxSeconds * 1000)));
         this.requeue = new NodeChangeRequeue(cache, queue, profile, clock);
@@ -114,6 +105,7 @@ public final class SchedulerService implements AutoCloseable {
         this.events = new EventRecorder(client, config.schedulerName, wall, new WriteRate(config.clientQps, config.clientBurst)::acquire);
         this.binding = Executors.newFixedThreadPool(BINDERS, Daemons.named("k8s-scheduler-bind"));
         this.metrics = new SchedulerMetrics(queue::sizes, waits::size, () -> leading);
+        this.scheduling = new PodScheduling(framework, cache, queue, waits, events, metrics, binding, clock, wall, () -> leading);
     }
 
     /** The Prometheus metrics: attempts by result with their latency, pending pods, leadership. */
@@ -195,7 +187,7 @@ public final class SchedulerService implements AutoCloseable {
                 // While pods wait for a change, look for one often: a node freed room meanwhile.
                 Optional<Map.Entry<String, Pod>> next = queue.take(Duration.ofMillis(queue.anyUnschedulable() ? 50 : 500));
                 if (next.isPresent() && leading) {
-                    scheduleOne(next.get().getKey());
+                    scheduling.scheduleOne(next.get().getKey());
                 }
             } catch (InterruptedException e) {
                 return;
@@ -205,137 +197,17 @@ public final class SchedulerService implements AutoCloseable {
         }
     }
 
-    private void scheduleOne(String key) {
-        long start = System.nanoTime();
-        String result;
-        try {
-            result = attempt(key, start);
-        } catch (RuntimeException e) {
-            result = failed(key, e);
-        }
-        if (result != null) {
-            metrics.attemptEnded(result, start);
-        }
-    }
-
-    /**
-     * An attempt that failed with a bug (a plugin's exception): the pod's room is released, it is told why, backed off
-     * and tried again later, like an unschedulable pod; the loop goes on with the next one.
-     */
-    private String failed(String key, RuntimeException e) {
-        LOG.error("pod {}: the scheduling attempt failed; it is backed off and tried again", key, e);
-        metrics.errors.incrementAndGet();
-        Pod pod = cache.current(key);
-        if (pod != null && !waits.contains(key)) {
-            cache.forget(pod);
-        }
-        if (pod != null) {
-            events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, "the scheduler failed on this pod (" + e
-                    + "); it will try again", null);
-        }
-        queue.backoff(key);
-        return "error";
-    }
-
     /** The cluster as this scheduler sees it now: its informers' Nodes, pods and NodeMetrics and its assumptions. */
     ClusterSnapshot observed() {
         return cache.snapshot(clock.instant());
     }
 
-    /**
-     * One attempt; returns its result for the metrics ({@code scheduled}, {@code unschedulable}, {@code error}), null
-     * if void or if a binding was started (its end records the result).
-     */
-    private String attempt(String key, long startNanos) {
-        Pod pod = cache.current(key);
-        if (pod == null || pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
-            queue.remove(key);
-            return null;
-        }
-        metrics.attempts.incrementAndGet();
-        Instant now = clock.instant();
-        PodInfo info;
-        try {
-            info = Snapshots.pod(pod, now, "Pod " + key + ": ");
-        } catch (InvalidInputException e) {
-            events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, "cannot read the pod: " + e.getMessage(), null);
-            queue.backoff(key);
-            return "error";
-        }
-        CycleState state = new CycleState(cache.snapshot(now));
-        Framework.CycleResult cycle = framework.schedulingCycle(state, info, selector, cache);
-        if (!cycle.reserved()) {
-            return unschedulable(key, pod, cycle.reason(), cycle.rejectedAt() == Framework.Point.FILTER ? info : null);
-        }
-        Framework.PermitVerdict permit = cycle.permit();
-        PermitWaits.Entry entry = new PermitWaits.Entry(info, state, cycle.node(),
-                now.plus(permit.waiting() ? permit.timeout() : Duration.ZERO), permit.waitingFor(), startNanos);
-        if (permit.waiting()) {
-            LOG.info("pod {} reserved on {}, waiting up to {} s at Permit ({})", key, cycle.node(), permit.timeout().toSeconds(),
-                    permit.waitingFor());
-            waits.add(entry);
-            return null;
-        }
-        // The next pod is decided while this one binds; the assumption keeps its room taken meanwhile.
-        permitted(entry);
-        return null;
-    }
-
-    /**
-     * The pod cannot go on now: it is told why; if no node could take it ({@code noNode}, the pod as the attempt read
-     * it), it waits for a change that may let one, otherwise it backs off.
-     */
-    private String unschedulable(String key, Pod pod, String why, PodInfo noNode) {
-        metrics.unschedulable.incrementAndGet();
-        LOG.debug("pod {} is unschedulable: {}", key, why);
-        events.warning(EventRecorder.Involved.of(pod), FAILED_SCHEDULING, why, null);
-        if (noNode != null) {
-            queue.unschedulable(key, noNode);
-        } else {
-            queue.backoff(key);
-        }
-        return "unschedulable";
-    }
-
     private void permitted(PermitWaits.Entry e) {
-        binding.execute(() -> bindReserved(e));
+        scheduling.permitted(e);
     }
 
-    /** A pod waiting at Permit was rejected or its wait ran out: its room is released and it is tried again later. */
     private void rejectedWhileWaiting(PermitWaits.Entry e, String reason) {
-        framework.unreserve(e.state(), e.pod(), e.node(), cache);
-        if (!leading || cache.current(e.pod().key()) == null) {
-            queue.backoff(e.pod().key()); // not this replica's to report, or nobody left to tell
-            return;
-        }
-        unschedulable(e.pod().key(), e.pod().pod(), reason, null);
-        metrics.attemptEnded("unschedulable", e.startNanos());
-    }
-
-    /** The binding cycle of a reserved pod. */
-    private void bindReserved(PermitWaits.Entry e) {
-        String key = e.pod().key();
-        Pod pod = e.pod().pod();
-        if (!leading) {
-            // Leadership went while this waited: the new leader decides the pod again.
-            framework.unreserve(e.state(), e.pod(), e.node(), cache);
-            queue.backoff(key);
-            return;
-        }
-        Status s = framework.runBind(e.state(), e.pod(), e.node());
-        if (!s.success()) {
-            framework.unreserve(e.state(), e.pod(), e.node(), cache);
-            LOG.warn("pod {}: binding to {} failed: {}", key, e.node(), String.join(", ", s.reasons()));
-            queue.backoff(key);
-            metrics.attemptEnded("error", e.startNanos());
-            return;
-        }
-        metrics.bound.incrementAndGet();
-        lastBound = wall.instant();
-        queue.remove(key);
-        events.normal(EventRecorder.Involved.of(pod), "Scheduled", "Successfully assigned " + key + " to " + e.node(), null);
-        LOG.debug("pod {} bound to {}", key, e.node());
-        metrics.attemptEnded("scheduled", e.startNanos());
+        scheduling.rejectedWhileWaiting(e, reason);
     }
 
     /** Null while this replica works; otherwise why it should be restarted (liveness). */
@@ -375,7 +247,7 @@ public final class SchedulerService implements AutoCloseable {
 
     /** When a pod was last bound by this replica; null: never. */
     public Instant lastBound() {
-        return lastBound;
+        return scheduling.lastBound();
     }
 
     /** NodeMetrics that exist but cannot be read, and why (their nodes are treated as expired by LoadAware). */

@@ -1,13 +1,10 @@
 package io.colocation.sandbox.scenario;
 
 import io.colocation.api.KoordinatorKeys;
-import io.colocation.api.ResourceNames;
 import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.sandbox.Summary;
 import io.colocation.sandbox.parts.ClusterSetup;
 import io.colocation.sandbox.parts.SandboxYarn;
-import io.colocation.sandbox.parts.SimulatedNodes;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -31,9 +28,6 @@ public final class Scenario implements AutoCloseable {
     /** The scheduler the batch pods name; the sandbox runs it. */
     public static final String K8S_SCHEDULER = "koord-scheduler";
     public static final int ONLINE_PODS_PER_NODE = 3;
-    static final int BATCH_PODS_PER_NODE = 2;
-    /** The batch pod that runs on the real node. */
-    static final String REAL_BATCH_POD = "batch-real-node";
 
     private final KubernetesClient client;
     private final BrokerView broker;
@@ -56,19 +50,8 @@ public final class Scenario implements AutoCloseable {
     private final Path work;
 
     private final Map<String, BrokerView.Ledger> lastSeen = new HashMap<>();
-    private long samples;
-    private long overcommit;
-    private double nodeUsageSum;
-    private double nodeUsagePeak;
-    private double batchSum;
-    private double batchAtSpike = Double.NaN;
-    /** Batch-namespace pods the webhook returned converted (batch resources, the k8s-scheduler). */
-    private int podsConverted;
-    /** The batch pods submitted, by name, and what became of them (phase; "Evicted" once deleted before the end). */
-    private final Map<String, String> batchPods = new java.util.LinkedHashMap<>();
-    private double kubernetesPeak;
-    private double yarnPeak;
-    private double utilisationPeak;
+    private final LedgerSamples samples;
+    private final BatchPods batchPods;
 
     public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, boolean spark, Narrator narrator, List<String> nodes,
             KubeletNode realNode, Path kubeconfig, double realScale, Duration duration, String policy, int nodeCores, Path work) {
@@ -86,6 +69,8 @@ public final class Scenario implements AutoCloseable {
         this.policy = policy;
         this.nodeCores = nodeCores;
         this.work = work;
+        this.samples = new LedgerSamples(nodeCores, this::scale);
+        this.batchPods = new BatchPods(client, nodes, this.realNode, realScale);
     }
 
     /** The online pods of a node, as the load curves name them (namespace/name). */
@@ -115,14 +100,14 @@ public final class Scenario implements AutoCloseable {
                         .addToLabels("app", "web").addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "LS").endMetadata().withNewSpec()
                         .withNodeName(node).withPriorityClassName("koord-prod").withTerminationGracePeriodSeconds(1L).addNewContainer()
                         .withName("web").withImage(KubeletNode.IMAGE).withImagePullPolicy("Never").withCommand("/burner", "0", "64")
-                        .withNewResources().addToRequests(Map.of("cpu", milliCores(2000 * s), "memory", mebibytes(4096 * s)))
-                        .addToLimits(Map.of("cpu", milliCores(4000 * s), "memory", mebibytes(6144 * s))).endResources().endContainer()
+                        .withNewResources().addToRequests(Map.of("cpu", PodSizes.milliCores(2000 * s), "memory", PodSizes.mebibytes(4096 * s)))
+                        .addToLimits(Map.of("cpu", PodSizes.milliCores(4000 * s), "memory", PodSizes.mebibytes(6144 * s))).endResources().endContainer()
                         .endSpec().build()).create();
             }
         }
         narrator.say("1. online: " + nodes.size() * ONLINE_PODS_PER_NODE + " koord-prod pods (LS, 2 cores / 4 GiB requested each"
                 + (realNode == null ? "" : String.format("; on the real node %s, sized to its cores: %s / %s", realNode,
-                        milliCores(2000 * realScale), mebibytes(4096 * realScale)))
+                        PodSizes.milliCores(2000 * realScale), PodSizes.mebibytes(4096 * realScale)))
                 + ") follow a compressed day: night, day, a spike at " + pct(LoadFiles.SPIKE_START) + "–" + pct(LoadFiles.SPIKE_END)
                 + " of the scenario, evening");
     }
@@ -140,7 +125,7 @@ public final class Scenario implements AutoCloseable {
             return;
         }
         long taskMillis = Math.max(10_000, duration.toMillis() * 2 / 5);
-        Quantity cpu = milliCores(1000 * realScale);
+        Quantity cpu = PodSizes.milliCores(1000 * realScale);
         sparkKubernetesJob = SparkKubernetesWatch.submit(client, realKubelet, kubeconfig, ClusterSetup.BATCH_NAMESPACE,
                 work.resolve("spark-kubernetes"), 2, cpu.toString(), 4, taskMillis);
         long started = System.nanoTime();
@@ -160,16 +145,8 @@ public final class Scenario implements AutoCloseable {
 
     /** How the real node's own batch pod is sized, for the narration ("" without a real node). */
     private String realBatchPodSize() {
-        return realNode == null ? "" : "; " + REAL_BATCH_POD + " for " + realNode + ": " + milliCores(1000 * realScale) + " / "
-                + mebibytes(1024 * realScale);
-    }
-
-    private static Quantity milliCores(double m) {
-        return new Quantity(Math.round(m) + "m");
-    }
-
-    private static Quantity mebibytes(double mi) {
-        return new Quantity(Math.round(mi) + "Mi");
+        return realNode == null ? "" : "; " + BatchPods.REAL_NODE_POD + " for " + realNode + ": " + PodSizes.milliCores(1000 * realScale) + " / "
+                + PodSizes.mebibytes(1024 * realScale);
     }
 
     /** Steps 2 to 5; {@code clockStartNanos} is when the koordlets started (the load curves' zero). */
@@ -189,18 +166,18 @@ public final class Scenario implements AutoCloseable {
         while (true) {
             long now = System.nanoTime();
             Map<String, BrokerView.Ledger> ledgers = broker.ledgers();
-            sample(ledgers, now >= spikeStart && now < spikeEnd);
+            samples.sample(ledgers, now >= spikeStart && now < spikeEnd);
             if (!batchSeen && ledgers.size() == nodes.size() && ledgers.values().stream().allMatch(l -> l.originCpu() > 0)) {
                 batchSeen = true;
                 narrator.say("2. Batch on every node, split between Kubernetes and YARN (" + policy + "):");
                 ledgers.values().forEach(l -> narrator.say("   " + describe(l)));
-                podsSubmitted = submitBatchPods();
+                podsSubmitted = batchPods.submit(Math.max(20, duration.toSeconds() / 3));
                 if (yarn != null) {
                     // Maps that last into the spike, where they are preempted, and run again after it.
                     int maps = nodes.size();
                     long mapMillis = Duration.ofNanos(spikeStart - System.nanoTime()).toMillis() + duration.toMillis() * 15 / 100 + 15_000;
                     job = new MapReduceWatch(yarn.submitSleepJob(maps, mapMillis, work.resolve("mapreduce")));
-                    narrator.say("3. " + podsSubmitted + " ordinary pods (1 cpu, 1 GiB" + realBatchPodSize() + ") to the batch namespace, " + podsConverted
+                    narrator.say("3. " + podsSubmitted + " ordinary pods (1 cpu, 1 GiB" + realBatchPodSize() + ") to the batch namespace, " + batchPods.converted()
                             + " turned into batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) by the ClusterColocationProfile"
                             + " webhook and placed by the k8s-scheduler on the broker's grants; MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
                     if (spark) {
@@ -212,7 +189,7 @@ public final class Scenario implements AutoCloseable {
                                 + maps + " executors of 1 core / 512 MiB, one task of " + taskMillis / 1000 + " s each)");
                     }
                 } else {
-                    narrator.say("3. " + podsSubmitted + " ordinary pods to the batch namespace, " + podsConverted
+                    narrator.say("3. " + podsSubmitted + " ordinary pods to the batch namespace, " + batchPods.converted()
                             + " turned into batch pods by the ClusterColocationProfile webhook (no YARN in this run)");
                 }
                 if (sparkKubernetesJob != null) {
@@ -229,7 +206,7 @@ public final class Scenario implements AutoCloseable {
                 narrator.say("   the spike is over: Batch grows back; preempted work runs again");
             }
             tellGrantChanges(ledgers);
-            pollBatchPods();
+            batchPods.poll();
             if (job != null) {
                 job.poll();
             }
@@ -245,12 +222,12 @@ public final class Scenario implements AutoCloseable {
                 narrator.progress(String.format("%ds of %ds; Batch %.1f cores; K8s batch %.1f, YARN %.1f; %d preempted; %d batch pods done%s",
                         Duration.ofNanos(now - clockStartNanos).toSeconds(), duration.toSeconds(), total(ledgers, BrokerView.Ledger::originCpu),
                         total(ledgers, BrokerView.Ledger::kubernetesUsedCpu), total(ledgers, BrokerView.Ledger::yarnUsedCpu), preempted,
-                        batchPods("Succeeded"), (job == null ? "" : "; MapReduce " + job.state())
+                        batchPods.count("Succeeded"), (job == null ? "" : "; MapReduce " + job.state())
                                 + (sparkJob == null ? "" : "; Spark on YARN " + (sparkJob.complete() ? "done" : sparkJob.state()))
                                 + (sparkKubernetesJob == null ? "" : "; Spark on Kubernetes "
                                         + (sparkKubernetesJob.complete() ? "done" : sparkKubernetesJob.state()))));
             }
-            boolean workDone = batchSeen && batchPods("Succeeded") + batchPods("Failed") + batchPods("Evicted") >= podsSubmitted
+            boolean workDone = batchSeen && batchPods.count("Succeeded") + batchPods.count("Failed") + batchPods.count("Evicted") >= podsSubmitted
                     && (job == null || job.complete()) && (sparkJob == null || sparkJob.complete())
                     && (sparkKubernetesJob == null || sparkKubernetesJob.complete());
             if ((now >= end && workDone) || now >= hardEnd) {
@@ -289,9 +266,10 @@ public final class Scenario implements AutoCloseable {
                 + (sparkJob != null && sparkJob.complete() ? "; the Spark application on YARN " + (sparkJob.succeeded() ? "succeeded" : "failed") : "")
                 + (sparkKubernetesJob != null && sparkKubernetesJob.complete() ? "; the Spark application on Kubernetes "
                         + (sparkKubernetesJob.succeeded() ? "succeeded" : "failed") : ""));
-        return new Summary(policy, nodes.size(), samples == 0 ? 0 : nodeUsageSum / samples, nodeUsagePeak, samples == 0 ? 0 : batchSum / samples,
-                Double.isNaN(batchAtSpike) ? 0 : batchAtSpike, kubernetesPeak, yarnPeak, utilisationPeak, overcommit, samples * nodes.size(),
-                preempted, batchPods("Evicted"), batchPods("Succeeded"), batchPods("Failed"), podsSubmitted, podsConverted, jobResult, jobOk,
+        return new Summary(policy, nodes.size(), samples.nodeUsageAverage(), samples.nodeUsagePeak(), samples.batchAverage(),
+                samples.batchAtSpike(), samples.kubernetesPeak(), samples.yarnPeak(), samples.utilisationPeakPercent(),
+                samples.overcommitSamples(), samples.samples() * nodes.size(), preempted, batchPods.count("Evicted"),
+                batchPods.count("Succeeded"), batchPods.count("Failed"), podsSubmitted, batchPods.converted(), jobResult, jobOk,
                 sparkResult, sparkJob != null && sparkJob.complete() && sparkJob.succeeded(), sparkKubernetesResult,
                 sparkKubernetesJob != null && sparkKubernetesJob.complete() && sparkKubernetesJob.succeeded(),
                 sparkKubernetesJob == null ? 0 : sparkKubernetesJob.executorsEvicted(), "", "");
@@ -308,22 +286,6 @@ public final class Scenario implements AutoCloseable {
         }
     }
 
-    /** Each submitted batch pod's phase now; one that is gone before it succeeded was evicted. */
-    private void pollBatchPods() {
-        if (batchPods.isEmpty()) {
-            return;
-        }
-        Map<String, String> phases = new HashMap<>();
-        client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).list().getItems()
-                .forEach(p -> phases.put(p.getMetadata().getName(), p.getStatus() == null ? "Pending" : p.getStatus().getPhase()));
-        batchPods.replaceAll((name, before) -> before.equals("Succeeded") || before.equals("Failed") ? before
-                : phases.getOrDefault(name, "Evicted"));
-    }
-
-    private int batchPods(String phase) {
-        return (int) batchPods.values().stream().filter(phase::equals).count();
-    }
-
     /** What the real kubelet ran: the pods bound to the real node, each with its phase, and the node's software. */
     public String realNodeReport() {
         var node = client.nodes().withName(realNode).get();
@@ -335,37 +297,7 @@ public final class Scenario implements AutoCloseable {
         StringBuilder b = new StringBuilder(realNode + software + " ran its pods:");
         phases.forEach((k, n) -> b.append(' ').append(n).append(' ').append(k).append(','));
         b.setLength(b.length() - 1);
-        String real = batchPods.getOrDefault(REAL_BATCH_POD, "not submitted");
-        return b.append("; its batch pod ").append(REAL_BATCH_POD).append(' ').append(real).toString();
-    }
-
-    private void sample(Map<String, BrokerView.Ledger> ledgers, boolean inSpike) {
-        if (ledgers.isEmpty()) {
-            return;
-        }
-        samples++;
-        double nodeUsage = 0;
-        double batch = 0;
-        double k8s = 0;
-        double y = 0;
-        for (BrokerView.Ledger l : ledgers.values()) {
-            if (l.overcommitCpu() > 0 || l.overcommitMemory() > 0) {
-                overcommit++;
-            }
-            nodeUsage += l.nodeUsageCpu() / 1000.0;
-            batch += l.originCpu() / 1000.0;
-            k8s += l.kubernetesUsedCpu() / 1000.0;
-            y += l.yarnUsedCpu() / 1000.0;
-            utilisationPeak = Math.max(utilisationPeak, 100.0 * l.nodeUsageCpu() / (nodeCores * scale(l.node()) * 1000.0));
-        }
-        nodeUsageSum += nodeUsage;
-        nodeUsagePeak = Math.max(nodeUsagePeak, nodeUsage);
-        batchSum += batch;
-        kubernetesPeak = Math.max(kubernetesPeak, k8s);
-        yarnPeak = Math.max(yarnPeak, y);
-        if (inSpike) {
-            batchAtSpike = Double.isNaN(batchAtSpike) ? batch : Math.min(batchAtSpike, batch);
-        }
+        return b.append("; its batch pod ").append(BatchPods.REAL_NODE_POD).append(' ').append(batchPods.realNodePod()).toString();
     }
 
     /** A line for each node whose Batch or grants moved by a core or more since last told. */
@@ -387,54 +319,6 @@ public final class Scenario implements AutoCloseable {
         return String.format("%s: Batch %.1f cores → Kubernetes grant %.1f (used %.1f), YARN grant %.1f (used %.1f)%s", l.node(),
                 l.originCpu() / 1000.0, l.kubernetesGrantCpu() / 1000.0, l.kubernetesUsedCpu() / 1000.0, l.yarnGrantCpu() / 1000.0,
                 l.yarnUsedCpu() / 1000.0, l.excessCpu() > 0 ? String.format(", %.1f cores used beyond Batch", l.excessCpu() / 1000.0) : "");
-    }
-
-    /**
-     * Batch pods for the k8s-scheduler (as many as the nodes' batch-cpu holds now); they run for a third of the scenario
-     * once bound. Each is submitted as an ordinary pod (1 cpu, 1 GiB) with the example profile's label, and the webhook
-     * turns it into a batch pod; how many came back converted is counted from the stored objects. With a real node, one
-     * more, sized to it and selecting it by its hostname label, really burns a core there in the BE tier for that time.
-     */
-    private int submitBatchPods() {
-        Map<String, Long> free = new HashMap<>();
-        for (String node : nodes) {
-            if (node.equals(realNode)) {
-                continue; // it gets its own pod below
-            }
-            var n = client.nodes().withName(node).get();
-            Quantity q = n.getStatus().getAllocatable().get(ResourceNames.BATCH_CPU);
-            free.put(node, q == null ? 0 : q.getNumericalAmount().longValue());
-        }
-        long runSeconds = Math.max(20, duration.toSeconds() / 3);
-        for (int i = 0; i < BATCH_PODS_PER_NODE * nodes.size() && !free.isEmpty(); i++) {
-            String node = free.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElseThrow();
-            if (free.get(node) < 1000) {
-                break;
-            }
-            free.merge(node, -1000L, Long::sum);
-            submitBatchPod("batch-" + i, 1.0, null, runSeconds);
-        }
-        if (realNode != null) {
-            submitBatchPod(REAL_BATCH_POD, realScale, realNode, runSeconds);
-        }
-        return batchPods.size();
-    }
-
-    private void submitBatchPod(String name, double scale, String node, long runSeconds) {
-        Map<String, Quantity> plainResources = Map.of("cpu", milliCores(1000 * scale), "memory", mebibytes(1024 * scale));
-        Pod pod = new PodBuilder().withNewMetadata().withName(name).addToLabels(ClusterSetup.ENABLE_COLOCATION, "true")
-                .addToAnnotations(SimulatedNodes.RUN_SECONDS, Long.toString(runSeconds)).endMetadata().withNewSpec()
-                .withNodeSelector(node == null ? Map.of() : Map.of("kubernetes.io/hostname", node)).withRestartPolicy("Never")
-                .withTerminationGracePeriodSeconds(1L).addNewContainer().withName("job").withImage(KubeletNode.IMAGE).withImagePullPolicy("Never")
-                .withCommand("sh", "-c", "/burner 1 64 & sleep " + runSeconds + "; kill $!")
-                .withNewResources().addToRequests(plainResources).addToLimits(plainResources).endResources().endContainer().endSpec()
-                .build();
-        Pod stored = client.pods().inNamespace(ClusterSetup.BATCH_NAMESPACE).resource(pod).create();
-        if (K8S_SCHEDULER.equals(stored.getSpec().getSchedulerName())
-                && stored.getSpec().getContainers().get(0).getResources().getRequests().containsKey(ResourceNames.BATCH_CPU)) {
-            podsConverted++;
-        }
-        batchPods.put(name, "Pending");
     }
 
     private static double total(Map<String, BrokerView.Ledger> ledgers, java.util.function.ToLongFunction<BrokerView.Ledger> f) {
