@@ -30,12 +30,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -50,8 +48,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's pass, an orchestrator of stages: which nodes to decide (all on a full pass, else those whose
- * inputs changed), each node's facts read once ({@link NodeFactsReader}), the pure per-node decision
+ * The broker's pass, an orchestrator of stages: which nodes to decide ({@link PassNodes}: all on a full pass, else
+ * those whose inputs changed and the periodic full pass's next slice), each node's facts read once ({@link NodeFactsReader}), the pure per-node decision
  * ({@link NodeDecision}), one writer per side ({@link KubernetesGrantWriter}, {@link YarnGrantWriter}, each with
  * its own memory of what it wrote and the fence check) and the pure {@link LedgerBuilder}; nodes are published in
  * parallel. Idempotent: a pass publishes only what differs from what the sides hold. Only the leader publishes;
@@ -69,8 +67,6 @@ public final class BrokerReconciler implements Closeable {
     private final ArbitrationSettings arbitration;
     private final Ledger ledger;
     private final Clock clock;
-    private final Duration fullPassEvery;
-    private final int sweepSlice;
     private final String policy;
     private final ExecutorService publishers;
     private final KubernetesGrantWriter kubernetesWriter;
@@ -83,19 +79,11 @@ public final class BrokerReconciler implements Closeable {
     private final Map<String, java.time.Instant> excessSince = new ConcurrentHashMap<>();
     private final DistinctWarnings nodeWarnings = new DistinctWarnings(LOG);
     private final DistinctWarnings demandWarnings = new DistinctWarnings(LOG);
-    /** Nodes whose write failed in the last pass: decided again in the next one. */
-    private final Set<String> retry = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean fullPassDue = new AtomicBoolean(true);
     private final PassStats stats = new PassStats();
     private volatile long resumedEpoch = -1;
     private volatile String resumeProblem;
-    private Instant lastFullPass;
-    /**
-     * The periodic full pass in slices: the names of the nodes it has still to decide. Each pass decides what changed
-     * and the next {@code sweepSlice} of these, so a change waits behind one slice, not behind every node.
-     */
-    private final java.util.ArrayDeque<String> sweep = new java.util.ArrayDeque<>();
-    private long sweepStartedNanos;
+    private final PassNodes passNodes;
     private boolean lastLeading;
     private boolean lastApiServerUp;
 
@@ -119,11 +107,6 @@ public final class BrokerReconciler implements Closeable {
         this.arbitration = arbitration;
         this.ledger = ledger;
         this.clock = clock;
-        this.fullPassEvery = fullPassEvery;
-        if (sweepSlice < 1) {
-            throw new IllegalArgumentException("the full pass's slice must hold at least one node: " + sweepSlice);
-        }
-        this.sweepSlice = sweepSlice;
         this.policy = arbitration.policy().name().toLowerCase(Locale.ROOT);
         // Checked right before each write: this replica still leads with the epoch it resumed.
         BooleanSupplier fenceHolds = () -> leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) == resumedEpoch;
@@ -132,6 +115,7 @@ public final class BrokerReconciler implements Closeable {
         this.reader = new NodeFactsReader(view, this.yarnSides, matchHostNames, calculations, kubernetesWriter, yarnWriter,
                 releaseProof);
         this.publishers = Executors.newFixedThreadPool(publishThreads, Daemons.named("broker-publish"));
+        this.passNodes = new PassNodes(fullPassEvery, sweepSlice, this.yarnSides, ledger, kubernetesWriter);
     }
 
     public PassStats stats() {
@@ -172,7 +156,7 @@ public final class BrokerReconciler implements Closeable {
         Instant now = clock.instant();
         Optional<LeaderEpoch.Fence> fence = leadership.fence();
         boolean leading = fence.isPresent();
-        boolean full = fullPassDue.getAndSet(false) || lastFullPass == null || leading != lastLeading;
+        boolean full = fullPassDue.getAndSet(false) || passNodes.never() || leading != lastLeading;
         if (leading && fence.get().epoch() != resumedEpoch) {
             leading = resume(fence.get().epoch());
             full = true;
@@ -186,22 +170,12 @@ public final class BrokerReconciler implements Closeable {
         List<Node> nodes;
         if (full) {
             nodes = all;
-            lastFullPass = now;
-            sweepStartedNanos = started;
-            sweep.clear();
+            passNodes.fullPass(now, started);
         } else {
-            if (sweep.isEmpty() && !now.isBefore(lastFullPass.plus(fullPassEvery))) {
-                lastFullPass = now;
-                sweepStartedNanos = started;
-                all.forEach(n -> sweep.add(n.getMetadata().getName()));
-            }
-            nodes = changedNodes(all, changes.nodes(), pass);
-            if (!sweep.isEmpty()) {
-                nodes = withNextSlice(nodes, all);
-                full = sweep.isEmpty();
-            }
+            PassNodes.Selection selection = passNodes.select(changes.nodes(), all, pass, now, started);
+            nodes = selection.nodes();
+            full = selection.completesFullPass();
         }
-        retry.clear();
         List<NodeWork> work = new ArrayList<>(nodes.size());
         for (Node node : nodes) {
             work.add(decide(node, pass));
@@ -210,7 +184,7 @@ public final class BrokerReconciler implements Closeable {
         if (full) {
             forgetGone(all);
             stats.fullPasses.incrementAndGet();
-            stats.lastFullPassMillis = (System.nanoTime() - sweepStartedNanos) / 1_000_000; // its first slice to its last
+            stats.lastFullPassMillis = passNodes.millisSinceStart(System.nanoTime()); // its first slice to its last
         }
         if (report.kubernetesWrites() + report.yarnWrites() + report.errors() > 0) {
             LOG.info("pass: {} of {} nodes decided, {} Kubernetes and {} YARN writes, {} errors, {} ms{}", nodes.size(), all.size(),
@@ -294,7 +268,7 @@ public final class BrokerReconciler implements Closeable {
                 }
                 if (p.error() != null) {
                     errors++;
-                    retry.add(entry.node());
+                    passNodes.retry(entry.node());
                 } else if (p == entry.lastKubernetesPublication()) {
                     kWrites++;
                 } else {
@@ -315,7 +289,7 @@ public final class BrokerReconciler implements Closeable {
         stats.publishErrors.addAndGet(errors);
         stats.lastPassMillis = millis;
         stats.lastPassAt = now;
-        return new PassReport(leading, work.size(), kWrites, yWrites, errors, millis, !sweep.isEmpty());
+        return new PassReport(leading, work.size(), kWrites, yWrites, errors, millis, passNodes.sweeping());
     }
 
     /** Publishes one node's decision to each side (only while leading) and builds its ledger. */
@@ -349,26 +323,6 @@ public final class BrokerReconciler implements Closeable {
         return LedgerBuilder.decided(w, policy, mid, kubernetesWriter.grantInForce(w, leading), yGrant, grant, kPub, yPub, now);
     }
 
-    /** The changed nodes and the sweep's next slice (as they are now: a node gone since the sweep began is skipped). */
-    private List<Node> withNextSlice(List<Node> changed, List<Node> all) {
-        Map<String, Node> byName = new HashMap<>();
-        for (Node node : all) {
-            byName.put(node.getMetadata().getName(), node);
-        }
-        Set<String> chosen = new HashSet<>();
-        List<Node> out = new ArrayList<>(changed);
-        for (Node node : changed) {
-            chosen.add(node.getMetadata().getName());
-        }
-        for (int i = 0; i < sweepSlice && !sweep.isEmpty(); i++) {
-            Node node = byName.get(sweep.poll());
-            if (node != null && chosen.add(node.getMetadata().getName())) {
-                out.add(node);
-            }
-        }
-        return out;
-    }
-
     /** Forgets what it kept of nodes that are gone (on full passes, which see every node). */
     private void forgetGone(List<Node> all) {
         Set<String> names = new HashSet<>();
@@ -382,52 +336,6 @@ public final class BrokerReconciler implements Closeable {
         nodeWarnings.retain(names);
         kubernetesWriter.retain(names);
         yarnWriter.retain(names);
-    }
-
-    /**
-     * The nodes an incremental pass decides: those whose Node, pods or NodeMetric changed, those whose YARN
-     * side moved since their ledger (use, applied capacity, grant, reachability, the grant in force now confirmed; only
-     * nodes whose YARN documents changed are compared, so a report that merely grew stale waits for the full pass), those
-     * without a ledger yet,
-     * those whose last write failed and those whose Kubernetes shrink just settled. Everything else keeps its ledger until the next full pass.
-     */
-    private List<Node> changedNodes(List<Node> all, Set<String> changed, NodeFactsReader.Pass pass) {
-        // Comparing every node's YARN facts cost most of such a pass at 5,000 nodes: only nodes whose YARN documents
-        // changed are compared, where the side can tell.
-        Map<String, Set<String>> yarnChanged = new HashMap<>();
-        for (YarnSide side : yarnSides.values()) {
-            Set<String> nodes = side.takeChangedNodes();
-            if (nodes != null) {
-                yarnChanged.put(side.clusterId(), nodes);
-            }
-        }
-        List<Node> out = new ArrayList<>();
-        for (Node node : all) {
-            String name = node.getMetadata().getName();
-            if (changed.contains(name) || retry.contains(name) || yarnMoved(name, pass, yarnChanged)
-                    || kubernetesWriter.settledSinceAsked(name)) {
-                out.add(node);
-            }
-        }
-        return out;
-    }
-
-    private boolean yarnMoved(String node, NodeFactsReader.Pass pass, Map<String, Set<String>> yarnChanged) {
-        NodeLedger l = ledger.get(node).orElse(null);
-        if (l == null) {
-            return true;
-        }
-        Set<String> changedOnSide = l.yarn() == null ? null : yarnChanged.get(l.yarn().clusterId());
-        if (changedOnSide != null && !changedOnSide.contains(l.yarn().nodeId())) {
-            return false;
-        }
-        YarnFacts now = l.yarn() == null ? null : pass.yarn(l.yarn().clusterId(), l.yarn().nodeId());
-        if (now == null) {
-            return false;
-        }
-        return !now.used().equals(l.yarnUsed()) || !Objects.equals(now.applied(), l.yarnApplied())
-                || now.reachable() != l.yarn().reachable() || !Objects.equals(now.grantVersion(), l.yarn().grantVersion())
-                || !l.yarn().acknowledged() && now.unconfirmed() == null && Objects.equals(now.applied(), l.yarnGrant());
     }
 
     /** Takes the lead: re-stamps YARN grants with the new epoch; publication state is re-read from the sides. */
