@@ -5,14 +5,12 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +104,7 @@ public final class KubeControlPlane implements Closeable {
             while (System.nanoTime() < deadline) {
                 checkAlive();
                 ConfigMap ca = client.configMaps().inNamespace("default").withName("kube-root-ca.crt").get();
-                if (ca != null && iptablesSave().contains("default/kubernetes:https")) {
+                if (ca != null && String.join("\n", Processes.output(List.of("iptables-save", "-t", "nat"), 10)).contains("default/kubernetes:https")) {
                     return;
                 }
                 Processes.awaitStep(250);
@@ -120,23 +118,10 @@ public final class KubeControlPlane implements Closeable {
         for (int i = 0; i < processes.size(); i++) {
             if (!processes.get(i).isAlive()) {
                 Path log = workDir.resolve(names.get(i) + ".log");
-                List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
                 throw new IOException(names.get(i) + " exited with " + processes.get(i).exitValue() + "; last lines of " + log + ":\n"
-                        + String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size())));
+                        + Processes.tail(log, 10));
             }
         }
-    }
-
-    private static String iptablesSave() throws IOException {
-        Process p = new ProcessBuilder("iptables-save", "-t", "nat").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-        return out;
     }
 
     @Override
@@ -158,16 +143,9 @@ public final class KubeControlPlane implements Closeable {
         names.clear();
         if (proxied) {
             // kube-proxy's chains stay in the host's tables until it is asked to remove them
-            try {
-                Process cleanup = new ProcessBuilder(bin.resolve("kube-proxy").toString(), "--cleanup").redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                if (!cleanup.waitFor(30, TimeUnit.SECONDS)) {
-                    cleanup.destroyForcibly();
-                }
-            } catch (IOException e) {
-                LOG.warn("could not remove kube-proxy's iptables rules: {}", e.toString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            int rc = Processes.run(List.of(bin.resolve("kube-proxy").toString(), "--cleanup"), 30);
+            if (rc != 0) {
+                LOG.warn("could not remove kube-proxy's iptables rules: kube-proxy --cleanup exited with {}", rc);
             }
         }
     }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -210,7 +209,7 @@ public final class KubeletNode implements Closeable {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
             checkAlive();
-            if (Files.exists(socket) && run(List.of("/usr/bin/ctr", "--address", socket.toString(), "version"), 10) == 0) {
+            if (Files.exists(socket) && Processes.run(List.of("/usr/bin/ctr", "--address", socket.toString(), "version"), 10) == 0) {
                 return;
             }
             Processes.awaitStep(100);
@@ -238,57 +237,17 @@ public final class KubeletNode implements Closeable {
         for (int i = 0; i < processes.size(); i++) {
             if (!processes.get(i).isAlive()) {
                 throw new IOException(names[i] + " exited with " + processes.get(i).exitValue() + "; last lines of "
-                        + workDir.resolve(names[i] + ".log") + ":\n" + tail(workDir.resolve(names[i] + ".log")));
+                        + workDir.resolve(names[i] + ".log") + ":\n" + Processes.tail(workDir.resolve(names[i] + ".log"), 10));
             }
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
-        } catch (IOException e) {
-            return "(unreadable: " + e.getMessage() + ")";
         }
     }
 
     private void ctr(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io"));
         command.addAll(List.of(args));
-        int rc = run(command, 120);
+        int rc = Processes.run(command, 120);
         if (rc != 0) {
             throw new IOException(String.join(" ", command) + " exited with " + rc);
-        }
-    }
-
-    /** Runs a short command, its output discarded; the exit status, or -1 when it did not end in time. */
-    private static int run(List<String> command, int seconds) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return -1;
-            }
-            return p.exitValue();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
-    }
-
-    private static List<String> output(List<String> command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(30, TimeUnit.SECONDS);
-            return out.lines().map(String::trim).filter(l -> !l.isEmpty()).toList();
-        } catch (IOException e) {
-            return List.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
         }
     }
 
@@ -321,8 +280,8 @@ public final class KubeletNode implements Closeable {
             if (i == 0) {
                 // containerd last; what the kubelet left running is killed through it first
                 for (String task : tasks()) {
-                    run(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "kill", "-a", "-s", "SIGKILL", task), 10);
-                    run(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "delete", "-f", task), 10);
+                    Processes.run(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "kill", "-a", "-s", "SIGKILL", task), 10);
+                    Processes.run(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "delete", "-f", task), 10);
                 }
             }
             Processes.stop(processes.get(i), 15);
@@ -330,7 +289,7 @@ public final class KubeletNode implements Closeable {
         processes.clear();
         killShims();
         unmountUnder(workDir);
-        run(List.of("ip", "link", "delete", bridge), 10);
+        Processes.run(List.of("ip", "link", "delete", bridge), 10);
         removeMasquerade();
         removeKubepods();
         try {
@@ -349,7 +308,7 @@ public final class KubeletNode implements Closeable {
         if (!Files.exists(socket)) {
             return List.of();
         }
-        return output(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "ls", "-q"));
+        return Processes.output(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "ls", "-q"), 30);
     }
 
     /** containerd's shims outlive it; ours are those started with our socket. */
@@ -369,7 +328,7 @@ public final class KubeletNode implements Closeable {
             List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts")).stream().map(l -> l.split(" ")[1])
                     .filter(m -> m.equals(root) || m.startsWith(root + "/")).sorted(Comparator.reverseOrder()).toList();
             for (String m : mounts) {
-                run(List.of("umount", "-l", m), 10);
+                Processes.run(List.of("umount", "-l", m), 10);
             }
         } catch (IOException e) {
             LOG.warn("could not read the mounts under {}: {}", dir, e.toString());
@@ -381,12 +340,12 @@ public final class KubeletNode implements Closeable {
      * did not remove (a pod whose kubelet was killed): the network is named after the bridge, and so are its rules.
      */
     private void removeMasquerade() {
-        for (String rule : output(List.of("iptables-save", "-t", "nat"))) {
+        for (String rule : Processes.output(List.of("iptables-save", "-t", "nat"), 30)) {
             if (rule.startsWith("-A POSTROUTING ") && rule.contains(bridge) && rule.contains(" -j CNI-")) {
                 String chain = rule.substring(rule.lastIndexOf(" -j ") + 4).trim();
-                run(List.of("sh", "-c", "iptables -t nat " + rule.replaceFirst("^-A", "-D")), 10);
-                run(List.of("iptables", "-t", "nat", "-F", chain), 10);
-                run(List.of("iptables", "-t", "nat", "-X", chain), 10);
+                Processes.run(List.of("sh", "-c", "iptables -t nat " + rule.replaceFirst("^-A", "-D")), 10);
+                Processes.run(List.of("iptables", "-t", "nat", "-F", chain), 10);
+                Processes.run(List.of("iptables", "-t", "nat", "-X", chain), 10);
             }
         }
     }
