@@ -1,6 +1,8 @@
 package io.colocation.sandbox;
 
 import io.colocation.api.KoordinatorKeys;
+import io.colocation.harness.BrokerProcess;
+import io.colocation.harness.SchedulerProcess;
 import io.colocation.localclusters.LoopbackPorts;
 import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.localclusters.kube.KubeletNode;
@@ -29,7 +31,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * The whole system on one machine, each part started as a real install runs it, stopped in reverse order. The work
@@ -152,25 +153,19 @@ public final class Sandbox implements AutoCloseable {
                         + " NodeManagers with the copilot (conf/hadoop/), one per node");
             }
 
-            int port = LoopbackPorts.pick();
             int webhookPort = LoopbackPorts.pick();
             ClusterSetup.registerProfileWebhook(client, conf, webhookPort);
-            String token = UUID.randomUUID().toString();
-            BrokerView broker = new BrokerView("http://127.0.0.1:" + port);
-            parts.push(ChildProcess.start("broker", launcher, List.of("broker", conf.resolve("broker.yml").toString()),
-                    List.of("-Ddw.kubernetes.kubeconfig=" + api.kubeconfig(), "-Ddw.zookeeper.connect=" + zk.connectString(),
-                            "-Ddw.arbitration.policy=" + options.policy(),
-                            // the scenario's compressed day: a spike's CPU excess is taken back by preemption after 5 s (the
-                            // shipped broker leaves CPU to the koordlet and waits 5 minutes), to show the graceful route
-                            "-Ddw.arbitration.takeBackAfterSeconds=5", "-Ddw.arbitration.takeBackCpu=true",
-                            "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
-                            "-Ddw.server.applicationConnectors[0].port=" + port, "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
-                            "-Ddw.server.adminConnectors[0].port=" + LoopbackPorts.pick(),
-                            // the ClusterColocationProfile webhook, called by the API server on loopback
-                            "-Ddw.webhook.enabled=true", "-Ddw.webhook.bindHost=127.0.0.1", "-Ddw.webhook.port=" + webhookPort,
-                            "-Ddw.webhook.hosts=127.0.0.1", "-Ddw.webhook.validatingConfigurationName=", "-Xmx256m"),
-                    Map.of("COLOCATION_BROKER_TOKEN", token), logs.resolve("broker.log"), Duration.ofSeconds(120), broker::answers));
-            narrator.say("broker (conf/broker.yml) at http://127.0.0.1:" + port + "/api/v1/nodes; its webhook converts the batch"
+            BrokerProcess brokerProcess = BrokerProcess.start(home, api.kubeconfig(), zk.connectString(), options.policy(), List.of(
+                    // the scenario's compressed day: a spike's CPU excess is taken back by preemption after 5 s (the
+                    // shipped broker leaves CPU to the koordlet and waits 5 minutes), to show the graceful route
+                    "-Ddw.arbitration.takeBackAfterSeconds=5", "-Ddw.arbitration.takeBackCpu=true",
+                    // the ClusterColocationProfile webhook, called by the API server on loopback
+                    "-Ddw.webhook.enabled=true", "-Ddw.webhook.bindHost=127.0.0.1", "-Ddw.webhook.port=" + webhookPort,
+                    "-Ddw.webhook.hosts=127.0.0.1", "-Ddw.webhook.validatingConfigurationName="), 256, logs.resolve("broker.log"),
+                    Duration.ofSeconds(120));
+            parts.push(brokerProcess);
+            BrokerView broker = new BrokerView(brokerProcess.url());
+            narrator.say("broker (conf/broker.yml) at " + brokerProcess.url() + "/api/v1/nodes; its webhook converts the batch"
                     + " namespace's pods by conf/" + ClusterSetup.PROFILE);
 
             Scenario scenario = new Scenario(client, broker, yarn, options.spark(), narrator, nodes, realNode, api.kubeconfig(),
@@ -197,18 +192,20 @@ public final class Sandbox implements AutoCloseable {
                         Map.of("NODE_NAME", node), logs.resolve("koordlet-" + node + ".log"), Duration.ofSeconds(60), () -> reported(client, node)));
             }
             narrator.say(nodes.size() + " koordlets (conf/koordlet.yml), each replaying its simulated host's load curve, report NodeMetrics");
-            Path schedulerConf = schedulerConfig(work, api.kubeconfig());
-            parts.push(ChildProcess.start("k8s-scheduler", launcher, List.of("k8s-scheduler", schedulerConf.toString()), List.of("-Xmx256m"),
-                    Map.of(), logs.resolve("k8s-scheduler.log"), Duration.ofSeconds(60), () -> leads(client)));
+            // LoadAwareScheduling's CPU threshold at 90 %: here online pods use most of each node by design, and the broker's
+            // grant (batch-cpu) is what keeps batch within the reclaimed capacity
+            parts.push(SchedulerProcess.start(home, work, api.kubeconfig(), Scenario.K8S_SCHEDULER, "{usageThresholds: {cpu: 90, memory: 95}}",
+                    "", List.of("-Xmx256m"), logs.resolve("k8s-scheduler.log"), Duration.ofSeconds(60), () -> leads(client)));
             narrator.say("k8s-scheduler (" + Scenario.K8S_SCHEDULER + ") leads and places batch pods on the broker's grants");
             narrator.plain("""
 
-                      console:   http://127.0.0.1:%d/   (drain/undrain with the token %s)
+                      console:   %s/   (drain/undrain with the token %s)
                       kubectl:   kubectl --kubeconfig %s get nodes,pods -A
-                      broker:    %s status --broker http://127.0.0.1:%d
-                                 curl -s http://127.0.0.1:%d/api/v1/nodes
+                      broker:    %s status --broker %s
+                                 curl -s %s/api/v1/nodes
                       logs:      %s
-                    """.formatted(port, token, api.kubeconfig(), launcher, port, port, logs));
+                    """.formatted(brokerProcess.url(), brokerProcess.token(), api.kubeconfig(), launcher, brokerProcess.url(),
+                    brokerProcess.url(), logs));
 
             Summary summary = scenario.play(clock).withHost(realNode == null ? "none, every node simulated: " + realWhy : scenario.realNodeReport(),
                     host.tier() == null ? "not used: " + host.why()
@@ -227,32 +224,6 @@ public final class Sandbox implements AutoCloseable {
             keepWork = true;
             throw e;
         }
-    }
-
-    /**
-     * The scheduler's settings for this cluster: conf/k8s-scheduler.yml's with the sandbox's kubeconfig, a free status
-     * port, and LoadAwareScheduling's CPU threshold at 90 %: here online pods use most of each node by design, and the
-     * broker's grant (batch-cpu) is what keeps batch within the reclaimed capacity.
-     */
-    private static Path schedulerConfig(Path work, Path kubeconfig) throws IOException {
-        Path profile = work.resolve("k8s-scheduler-profile.yaml");
-        Files.writeString(profile, """
-                apiVersion: kubescheduler.config.k8s.io/v1
-                kind: KubeSchedulerConfiguration
-                profiles:
-                - schedulerName: %s
-                  pluginConfig:
-                  - name: LoadAwareScheduling
-                    args: {usageThresholds: {cpu: 90, memory: 95}}
-                """.formatted(Scenario.K8S_SCHEDULER));
-        Path config = work.resolve("k8s-scheduler.yml");
-        Files.writeString(config, """
-                schedulerName: %s
-                profileFile: %s
-                kubernetes: {kubeconfig: %s}
-                status: {bindAddress: 127.0.0.1, port: 0}
-                """.formatted(Scenario.K8S_SCHEDULER, profile, kubeconfig));
-        return config;
     }
 
     /** The k8s-scheduler holds its Lease. */

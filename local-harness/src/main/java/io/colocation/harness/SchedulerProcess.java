@@ -1,0 +1,81 @@
+package io.colocation.harness;
+
+import io.colocation.localclusters.LoopbackPorts;
+import io.colocation.localclusters.process.ChildProcess;
+import io.colocation.localclusters.process.PartFailedException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The k8s-scheduler as an install runs it: {@code bin/colocation k8s-scheduler k8s-scheduler.yml}, its own process,
+ * with a configuration written here (its name, the kubeconfig, a status port on loopback, the caller's settings) and a
+ * profile whose LoadAwareScheduling has the caller's arguments. Started once it is ready ({@code /readyz}) and, when
+ * asked, once the caller's own condition holds too (it leads, for one with leader election).
+ */
+public final class SchedulerProcess implements AutoCloseable {
+    private final ChildProcess process;
+    private final String url;
+    private final LoopbackHttp http;
+
+    private SchedulerProcess(ChildProcess process, String url, LoopbackHttp http) {
+        this.process = process;
+        this.url = url;
+        this.http = http;
+    }
+
+    /**
+     * @param loadAwareArgs LoadAwareScheduling's arguments, a YAML mapping ({@code {usageThresholds: {cpu: 90}}})
+     * @param settings      lines of {@code k8s-scheduler.yml} beyond its name, profile, kubeconfig and status
+     * @param ready         a further condition of being started, or null
+     */
+    public static SchedulerProcess start(Path home, Path work, Path kubeconfig, String schedulerName, String loadAwareArgs,
+            String settings, List<String> javaOptions, Path log, Duration timeout, BooleanSupplier ready) throws PartFailedException {
+        int port = LoopbackPorts.pick();
+        String url = "http://127.0.0.1:" + port;
+        Path profile = work.resolve("k8s-scheduler-profile.yaml");
+        Path config = work.resolve("k8s-scheduler.yml");
+        try {
+            Files.writeString(profile, """
+                    apiVersion: kubescheduler.config.k8s.io/v1
+                    kind: KubeSchedulerConfiguration
+                    profiles:
+                    - schedulerName: %s
+                      pluginConfig:
+                      - name: LoadAwareScheduling
+                        args: %s
+                    """.formatted(schedulerName, loadAwareArgs));
+            Files.writeString(config, """
+                    schedulerName: %s
+                    profileFile: %s
+                    kubernetes: {kubeconfig: %s, startupTimeoutSeconds: 120}
+                    status: {bindAddress: 127.0.0.1, port: %d}
+                    """.formatted(schedulerName, profile, kubeconfig, port) + settings);
+        } catch (IOException e) {
+            throw new PartFailedException("k8s-scheduler", "cannot write its configuration: " + e.getMessage(), null);
+        }
+        LoopbackHttp http = new LoopbackHttp();
+        ChildProcess process = ChildProcess.start("k8s-scheduler", home.resolve("bin/colocation"), List.of("k8s-scheduler",
+                config.toString()), javaOptions, Map.of(), log, timeout,
+                () -> http.get(url + "/readyz", Duration.ofSeconds(3)) != null && (ready == null || ready.getAsBoolean()));
+        return new SchedulerProcess(process, url, http);
+    }
+
+    /** A GET of a path of its status server ({@code /metrics}, {@code /readyz}); null when it does not answer 200. */
+    public String get(String path) {
+        return http.get(url + path, Duration.ofSeconds(10));
+    }
+
+    public ChildProcess process() {
+        return process;
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}
