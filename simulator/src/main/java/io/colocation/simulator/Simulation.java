@@ -1,6 +1,5 @@
 package io.colocation.simulator;
 
-import io.colocation.api.KoordinatorKeys;
 import io.colocation.harness.SimulatedKubelets;
 import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.helpers.time.ScaledClock;
@@ -32,7 +31,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +41,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -114,7 +111,7 @@ public final class Simulation implements AutoCloseable {
         // The plugin inside this JVM's ResourceManager reads the scaled clock from these, as the other parts do.
         System.setProperty(ScaledClock.SPEED_PROPERTY, Double.toString(clock.speed()));
         System.setProperty(ScaledClock.ORIGIN_PROPERTY, Long.toString(clock.originMillis()));
-        Progress progress = new Progress(out, options.quiet());
+        RunProgress progress = new RunProgress(out, options.quiet());
         progress.say("colocation simulate: " + options.nodes() + " nodes of " + NODE_CORES + " cores, " + trace.name() + " ("
                 + trace.column() + "), " + fmt(options.hours()) + " simulated hours at " + fmt(options.speed()) + "x, online mean "
                 + fmt(options.onlineMeanPercent()) + " %, policy " + options.policy().label() + ", seed " + options.seed());
@@ -200,7 +197,7 @@ public final class Simulation implements AutoCloseable {
                 agents.add(agent);
             }
             parts.push(() -> agents.forEach(HostAgent::close));
-            watchPublications(client, lag, parts);
+            parts.push(lag.watchPublications(client));
             HostStepper stepper = new HostStepper(agents, clock, STEP_SECONDS * 1000L, 2);
             ControlPlane control = new ControlPlane();
             parts.push(control);
@@ -283,7 +280,7 @@ public final class Simulation implements AutoCloseable {
      * and YARN applied a first grant (a NodeManager runs on its own totals until then). What a real cluster does once, when colocation is
      * turned on, is not part of the measured day.
      */
-    private void warmUp(List<HostAgent> agents, SharedWatches watches, SimulatedYarn yarn, ControlPlane control, Progress progress)
+    private void warmUp(List<HostAgent> agents, SharedWatches watches, SimulatedYarn yarn, ControlPlane control, RunProgress progress)
             throws Exception {
         long deadline = System.nanoTime() + WARM_UP_LIMIT.toNanos();
         while (true) {
@@ -325,32 +322,6 @@ public final class Simulation implements AutoCloseable {
         return c;
     }
 
-    /** The origin annotation of a node changed: its Batch was published. */
-    private static void watchPublications(KubernetesClient client, PublishLag lag, Deque<AutoCloseable> parts) {
-        Map<String, String> last = new ConcurrentHashMap<>();
-        var informer = client.nodes().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node node) {
-                onUpdate(null, node);
-            }
-
-            @Override
-            public void onUpdate(Node old, Node node) {
-                Map<String, String> a = node.getMetadata().getAnnotations();
-                String origin = a == null ? null : a.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
-                if (origin != null && !origin.equals(last.put(node.getMetadata().getName(), origin))) {
-                    lag.published(node.getMetadata().getName());
-                }
-            }
-
-            @Override
-            public void onDelete(Node node, boolean unknown) {
-                last.remove(node.getMetadata().getName());
-            }
-        }, 0);
-        parts.push(informer::close);
-    }
-
     private static String fmt(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
@@ -383,58 +354,5 @@ public final class Simulation implements AutoCloseable {
     /** Keeps the work directory (the parts' logs) when the run is closed. */
     void keepLogs() {
         keepWork = true;
-    }
-
-    /** The progress line on the console (stderr-like: not part of the report). */
-    static final class Progress {
-        private final PrintStream out;
-        private final boolean quiet;
-        /** On a terminal the line is redrawn; elsewhere (a log, a pipe) a line is printed every tenth of the run. */
-        private final boolean terminal = System.console() != null;
-        private long lastTenth = -1;
-        private boolean drawing;
-
-        Progress(PrintStream out, boolean quiet) {
-            this.out = out;
-            this.quiet = quiet;
-        }
-
-        void say(String line) {
-            if (drawing) {
-                out.print("\r\033[K");
-                drawing = false;
-            }
-            out.println(line);
-        }
-
-        void progress(long done, long total, ClusterSampler sampler, BatchWorkload workload, SimulatedYarn yarn, HostStepper stepper) {
-            if (quiet) {
-                return;
-            }
-            List<ClusterSampler.Sample> s = sampler.samples();
-            ClusterSampler.Sample last = s.isEmpty() ? null : s.get(s.size() - 1);
-            int width = 30;
-            int filled = (int) Math.min(width, width * done / Math.max(1, total));
-            String bar = "#".repeat(filled) + ".".repeat(width - filled);
-            String line = String.format("[%s] %5.1f h of %.1f h | CPU %3.0f %% (online %3.0f %%) | Batch %.0f cores: K8s %.0f, YARN %.0f",
-                    bar, done / 3.6e6, total / 3.6e6, last == null ? 0 : 100 * last.totalCores() / last.capacityCores(),
-                    last == null ? 0 : 100 * (last.online() + last.system()) / last.capacityCores(), last == null ? 0 : last.originCores(),
-                    last == null ? 0 : last.kubernetes(), last == null ? 0 : last.yarn());
-            if (terminal) {
-                out.print("\r\033[K" + line);
-                out.flush();
-                drawing = true;
-            } else if (10 * done / Math.max(1, total) > lastTenth) {
-                lastTenth = 10 * done / Math.max(1, total);
-                out.println(line);
-            }
-        }
-
-        void done() {
-            if (drawing) {
-                out.println();
-                drawing = false;
-            }
-        }
     }
 }

@@ -1,5 +1,9 @@
 package io.colocation.simulator.measure;
 
+import io.colocation.api.KoordinatorKeys;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,5 +38,31 @@ public final class PublishLag {
         synchronized (lagsMillis) {
             return new ArrayList<>(lagsMillis);
         }
+    }
+
+    /** Watches the nodes' origin annotation: each change is a publication of the node's Batch. Closing stops the watch. */
+    public AutoCloseable watchPublications(KubernetesClient client) {
+        Map<String, String> last = new ConcurrentHashMap<>();
+        var informer = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                onUpdate(null, node);
+            }
+
+            @Override
+            public void onUpdate(Node old, Node node) {
+                Map<String, String> a = node.getMetadata().getAnnotations();
+                String origin = a == null ? null : a.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
+                if (origin != null && !origin.equals(last.put(node.getMetadata().getName(), origin))) {
+                    published(node.getMetadata().getName());
+                }
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknown) {
+                last.remove(node.getMetadata().getName());
+            }
+        }, 0);
+        return informer::close;
     }
 }
