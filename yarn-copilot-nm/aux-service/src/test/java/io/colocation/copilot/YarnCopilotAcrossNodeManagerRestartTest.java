@@ -7,12 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.Quantities;
 import io.colocation.copilot.api.CopilotApi;
+import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.localclusters.LoopbackPorts;
-import io.colocation.testsupport.yarn.JobResult;
 import io.colocation.localclusters.yarn.MapReduceClasspath;
 import io.colocation.localclusters.yarn.MiniYarn;
-import io.colocation.testsupport.yarn.NodeManagerProcess;
 import io.colocation.localclusters.yarn.SleepJobs;
+import io.colocation.testsupport.yarn.JobResult;
+import io.colocation.testsupport.yarn.NodeManagerProcess;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,8 @@ class YarnCopilotAcrossNodeManagerRestartTest {
         yarn = MiniYarn.builder("copilot-nm-restart").nodeManagers(0).nodeSize(4096, 4).start();
         int copilotPort = LoopbackPorts.pick();
         nodeManager = NodeManagerProcess.create(yarn.config(), work.resolve("nm"),
-                List.of(codeOf(YarnCopilotAuxService.class), codeOf(CopilotApi.class), codeOf(Quantities.class)),
+                // the jars docs/hadoop.md has an admin drop into the NodeManager's classpath
+                List.of(codeOf(YarnCopilotAuxService.class), codeOf(CopilotApi.class), codeOf(Quantities.class), codeOf(Daemons.class)),
                 // MapReduce's shuffle (every MapReduce task container asks for it) and the copilot.
                 Map.of("yarn.nodemanager.aux-services", MapReduceClasspath.SHUFFLE_SERVICE + "," + CopilotApi.AUX_SERVICE_NAME,
                         "yarn.nodemanager.aux-services." + CopilotApi.AUX_SERVICE_NAME + ".class",
