@@ -15,17 +15,12 @@ import java.util.UUID;
  * its API and admin ports on loopback, a token of its own for the console's tasks, and whatever the caller sets beyond
  * the shipped file ({@code -Ddw.…} options). Started once its API answers.
  */
-public final class BrokerProcess implements AutoCloseable {
-    private final ChildProcess process;
-    private final String url;
+public final class BrokerProcess extends LoopbackPart {
     private final String token;
-    private final LoopbackHttp http;
 
     private BrokerProcess(ChildProcess process, String url, String token, LoopbackHttp http) {
-        this.process = process;
-        this.url = url;
+        super(process, url, http);
         this.token = token;
-        this.http = http;
     }
 
     /**
@@ -49,27 +44,8 @@ public final class BrokerProcess implements AutoCloseable {
         return new BrokerProcess(process, url, token, http);
     }
 
-    /** Its API, {@code http://127.0.0.1:PORT}. */
-    public String url() {
-        return url;
-    }
-
     /** The token its console's tasks ask for. */
     public String token() {
         return token;
-    }
-
-    /** A GET of a path of its API; null when it does not answer 200. */
-    public String get(String path) {
-        return http.get(url + path, Duration.ofSeconds(10));
-    }
-
-    public ChildProcess process() {
-        return process;
-    }
-
-    @Override
-    public void close() {
-        process.close();
     }
 }

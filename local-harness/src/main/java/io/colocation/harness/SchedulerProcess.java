@@ -17,15 +17,9 @@ import java.util.function.BooleanSupplier;
  * profile whose LoadAwareScheduling has the caller's arguments. Started once it is ready ({@code /readyz}) and, when
  * asked, once the caller's own condition holds too (it leads, for one with leader election).
  */
-public final class SchedulerProcess implements AutoCloseable {
-    private final ChildProcess process;
-    private final String url;
-    private final LoopbackHttp http;
-
+public final class SchedulerProcess extends LoopbackPart {
     private SchedulerProcess(ChildProcess process, String url, LoopbackHttp http) {
-        this.process = process;
-        this.url = url;
-        this.http = http;
+        super(process, url, http);
     }
 
     /**
@@ -63,19 +57,5 @@ public final class SchedulerProcess implements AutoCloseable {
                 config.toString()), javaOptions, Map.of(), log, timeout,
                 () -> http.get(url + "/readyz", Duration.ofSeconds(3)) != null && (ready == null || ready.getAsBoolean()));
         return new SchedulerProcess(process, url, http);
-    }
-
-    /** A GET of a path of its status server ({@code /metrics}, {@code /readyz}); null when it does not answer 200. */
-    public String get(String path) {
-        return http.get(url + path, Duration.ofSeconds(10));
-    }
-
-    public ChildProcess process() {
-        return process;
-    }
-
-    @Override
-    public void close() {
-        process.close();
     }
 }
