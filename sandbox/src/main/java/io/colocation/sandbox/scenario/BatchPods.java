@@ -98,10 +98,6 @@ final class BatchPods {
         return (int) phases.values().stream().filter(phase::equals).count();
     }
 
-    int submitted() {
-        return phases.size();
-    }
-
     /** Pods the webhook returned converted (batch resources, the k8s-scheduler). */
     int converted() {
         return converted;

@@ -50,18 +50,6 @@ public final class BrokerView {
         return result;
     }
 
-    public boolean answers() {
-        try {
-            return http.send(HttpRequest.newBuilder(nodes).timeout(Duration.ofSeconds(2)).GET().build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     private static long cpu(JsonNode n, String field) {
         return n.path(field).path("cpuMilli").asLong();
     }
