@@ -9,11 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@value #IMAGE}, imported from a file (no registry): a static pause, the {@code /burner} test workload, busybox as
  * {@code /bin/sh}, and a Java 17 runtime ({@code java} on the PATH, {@code JAVA_HOME=/opt/java}).
  *
- * <p>Needs root, writable cgroups and no other kubelet's {@code kubepods} on the host ({@link #unavailable} says why
- * not). {@link #close} removes everything it made: pods, containers, mounts, the bridge, the kubepods cgroups, the Node.
+ * <p>Needs root, writable cgroups and no other live kubelet on the host ({@link #unavailable} says why not). {@link #close}
+ * removes everything it made: pods, containers, mounts, the bridge, the kubepods cgroups, the Node ({@link NodeTraces});
+ * a node killed before its close leaves those on the host, and the next start removes them.
  *
  * <p>This machine's root lacks CAP_SYS_RESOURCE, so the kubelet's negative oom_score_adj values cannot be written:
  * containerd runs with {@code restrict_oom_score_adj} (containers get at least its own score).
@@ -52,7 +51,7 @@ public final class KubeletNode implements Closeable {
         this.nodeName = nodeName;
         this.client = client;
         this.bridge = "coloc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
-        this.socket = workDir.resolve("containerd/containerd.sock");
+        this.socket = NodeTraces.socket(workDir);
         this.subnet = ThreadLocalRandom.current().nextInt(0, 256);
     }
 
@@ -67,8 +66,9 @@ public final class KubeletNode implements Closeable {
         if (!Files.isWritable(hierarchy)) {
             return Optional.of("the cgroup mount " + hierarchy + " is not writable");
         }
-        if (Files.exists(hierarchy.resolve("kubepods")) || Files.exists(hierarchy.resolve("kubepods.slice"))) {
-            return Optional.of("a kubepods cgroup is already in " + hierarchy + " (another kubelet, or a leftover to remove)");
+        Optional<String> live = NodeTraces.liveKubelet();
+        if (live.isPresent()) {
+            return Optional.of("another kubelet's node is on this host: " + live.get());
         }
         List<String> missing = new ArrayList<>();
         for (Path p : List.of(bin.resolve("kubelet"), bin.resolve("node-base.tar"), Path.of("/usr/bin/containerd"), Path.of("/usr/bin/ctr"),
@@ -103,6 +103,10 @@ public final class KubeletNode implements Closeable {
         if (why.isPresent()) {
             throw new IOException("no real node on this host: " + why.get());
         }
+        List<String> removed = NodeTraces.removeDeadNodes();
+        if (!removed.isEmpty()) {
+            LOG.warn("removed what real nodes killed before their close left on this host: {}", String.join("; ", removed));
+        }
         KubeletNode node = new KubeletNode(workDir, nodeName, api.newClient());
         Runtime.getRuntime().addShutdownHook(node.shutdownHook);
         try {
@@ -131,7 +135,7 @@ public final class KubeletNode implements Closeable {
         for (String dir : List.of("containerd/root", "containerd/state", "cni/conf", "cni/ipam", "kubelet/root", "kubelet/pki")) {
             Files.createDirectories(workDir.resolve(dir));
         }
-        Files.writeString(workDir.resolve("cni/conf/10-colocation.conflist"), """
+        Files.writeString(NodeTraces.cniConf(workDir), """
                 {"cniVersion": "0.4.0", "name": "%s", "plugins": [
                   {"type": "bridge", "bridge": "%s", "isGateway": true, "ipMasq": true,
                    "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.245.%d.0/24"}]], "routes": [{"dst": "0.0.0.0/0"}],
@@ -287,20 +291,11 @@ public final class KubeletNode implements Closeable {
             Processes.stop(processes.get(i), 15);
         }
         processes.clear();
-        killShims();
-        unmountUnder(workDir);
-        Processes.run(List.of("ip", "link", "delete", bridge), 10);
-        removeMasquerade();
-        removeKubepods();
+        new NodeTraces(workDir, bridge).remove();
         try {
             client.nodes().withName(nodeName).delete();
         } catch (RuntimeException e) {
             LOG.warn("could not delete Node {}: {}", nodeName, e.toString());
-        }
-        try (var paths = Files.walk(workDir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            LOG.warn("could not delete {}: {}", workDir, e.toString());
         }
     }
 
@@ -309,61 +304,5 @@ public final class KubeletNode implements Closeable {
             return List.of();
         }
         return Processes.output(List.of("/usr/bin/ctr", "--address", socket.toString(), "-n", "k8s.io", "tasks", "ls", "-q"), 30);
-    }
-
-    /** containerd's shims outlive it; ours are those started with our socket. */
-    private void killShims() {
-        ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().map(c -> c.contains("containerd-shim") && c.contains(socket.toString())).orElse(false))
-                .forEach(p -> {
-                    p.destroyForcibly();
-                    p.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(t -> null).join();
-                });
-    }
-
-    /** The kubelet's root-dir bind mount, the sandboxes' shm and netns, the containers' overlays: deepest first. */
-    private static void unmountUnder(Path dir) {
-        try {
-            String root = dir.toRealPath().toString();
-            List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts")).stream().map(l -> l.split(" ")[1])
-                    .filter(m -> m.equals(root) || m.startsWith(root + "/")).sorted(Comparator.reverseOrder()).toList();
-            for (String m : mounts) {
-                Processes.run(List.of("umount", "-l", m), 10);
-            }
-        } catch (IOException e) {
-            LOG.warn("could not read the mounts under {}: {}", dir, e.toString());
-        }
-    }
-
-    /**
-     * The pods' masquerade rules (ipMasq: pods reach the host's network, its DNS among it) that a pod's network teardown
-     * did not remove (a pod whose kubelet was killed): the network is named after the bridge, and so are its rules.
-     */
-    private void removeMasquerade() {
-        for (String rule : Processes.output(List.of("iptables-save", "-t", "nat"), 30)) {
-            if (rule.startsWith("-A POSTROUTING ") && rule.contains(bridge) && rule.contains(" -j CNI-")) {
-                String chain = rule.substring(rule.lastIndexOf(" -j ") + 4).trim();
-                Processes.run(List.of("sh", "-c", "iptables -t nat " + rule.replaceFirst("^-A", "-D")), 10);
-                Processes.run(List.of("iptables", "-t", "nat", "-F", chain), 10);
-                Processes.run(List.of("iptables", "-t", "nat", "-X", chain), 10);
-            }
-        }
-    }
-
-    /** The kubelet's kubepods cgroups, deepest first (none existed before this node started: {@link #unavailable}). */
-    private static void removeKubepods() {
-        try (var hierarchies = Files.list(CGROUP)) {
-            for (Path h : hierarchies.toList()) {
-                Path kubepods = h.resolve("kubepods");
-                if (!Files.isDirectory(kubepods)) {
-                    continue;
-                }
-                try (var dirs = Files.walk(kubepods)) {
-                    dirs.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).forEach(d -> d.toFile().delete());
-                }
-            }
-        } catch (IOException e) {
-            LOG.warn("could not remove the kubepods cgroups: {}", e.toString());
-        }
     }
 }

@@ -11,10 +11,13 @@ import io.colocation.testsupport.Await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,6 +82,70 @@ class KubeletNodeTest {
         assertEquals(List.of(), ProcessHandle.allProcesses()
                 .filter(p -> p.info().commandLine().map(c -> c.contains(work.toString())).orElse(false)).toList());
         assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(work.toString()), "nothing mounted under the node");
+    }
+
+    /**
+     * A run killed before its close (a build's time limit, a session's end) leaves its node's cgroups, mounts and bridge;
+     * they must neither make the host unavailable nor stay: the next node's start removes them.
+     */
+    @Test
+    void theNextNodeRemovesWhatAKilledNodeLeft(KubernetesClient client, KubeApiServer api) throws Exception {
+        RealNodes.assumeAvailable("KubeletNodeTest");
+        Path killedWork = tmp.resolve("killed");
+        try (KubeletNode killed = KubeletNode.start(killedWork, api, "killed-node")) {
+            client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("left").endMetadata()
+                    .withNewSpec().withNodeName(killed.name()).addNewContainer().withName("burner").withImage(KubeletNode.IMAGE)
+                    .withImagePullPolicy("Never").withCommand("/burner", "1", "32").endContainer().endSpec().build()).create();
+            Await.until(Duration.ofSeconds(60), () -> "Running".equals(client.pods().inNamespace("default").withName("left").get().getStatus().getPhase()));
+            String bridge = Files.readString(killedWork.resolve("cni/conf/10-colocation.conflist")).replaceAll("(?s).*\"bridge\": \"(coloc[0-9a-f]+)\".*", "$1");
+
+            killEverythingOf(killedWork);
+            assertTrue(Files.isDirectory(Path.of("/sys/fs/cgroup/cpu/kubepods/besteffort")), "the killed node's cgroups are left");
+            assertTrue(Files.readString(Path.of("/proc/self/mounts")).contains(killedWork.toString()), "its mounts are left");
+            assertTrue(bridgeExists(bridge), "its bridge " + bridge + " is left");
+            assertEquals(Optional.empty(), KubeletNode.unavailable(), "a dead node's traces leave the host available");
+
+            Path next = tmp.resolve("next");
+            try (KubeletNode node = KubeletNode.start(next, api, "next-node")) {
+                assertFalse(Files.exists(killedWork), "the killed node's work directory removed");
+                assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(killedWork.toString()), "its mounts removed");
+                assertFalse(bridgeExists(bridge), "its bridge removed");
+                assertFalse(Files.exists(Path.of("/sys/fs/cgroup/cpu/kubepods/besteffort/pod"
+                        + client.pods().inNamespace("default").withName("left").get().getMetadata().getUid())), "its pod's cgroup removed");
+            }
+            assertFalse(Files.exists(Path.of("/sys/fs/cgroup/cpu/kubepods")), "the next node removed its own kubepods");
+        }
+    }
+
+    /** What a kill of the whole run does: the kubelet, containerd, the shims and the containers, SIGKILL, nothing closed. */
+    private static void killEverythingOf(Path work) throws Exception {
+        List<ProcessHandle> node = ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(c -> c.contains(work.toString())).orElse(false)).toList();
+        node.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle p : node) {
+            p.onExit().get();
+        }
+        Await.until(Duration.ofSeconds(30), KubeletNodeTest::killedWhatSitsInKubepods);
+    }
+
+    /** Whether no process is left in the kubepods cgroups (those there are killed). */
+    private static boolean killedWhatSitsInKubepods() {
+        boolean none = true;
+        try (var files = Files.walk(Path.of("/sys/fs/cgroup/cpu/kubepods"))) {
+            for (Path f : files.filter(f -> f.getFileName().toString().equals("cgroup.procs")).toList()) {
+                for (String pid : Files.readAllLines(f)) {
+                    ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly);
+                    none = false;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return none;
+    }
+
+    private static boolean bridgeExists(String bridge) {
+        return Files.exists(Path.of("/sys/class/net", bridge));
     }
 
     private static long burnerPid() {
