@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeMetricInputs;
-import io.colocation.koordlet.cli.KoordletCommand;
+import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.kube.client.Patches;
 import io.colocation.model.config.ColocationConfigParser;
@@ -27,7 +28,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -55,7 +55,7 @@ class KoordletOnApiServerTest {
 
     @TempDir
     static Path tmp;
-    private static KoordletCommand.Running koordlet;
+    private static KoordletAssembly.Running koordlet;
 
     @BeforeAll
     static void start(KubernetesClient client, KubeApiServer api) throws Exception {
@@ -71,22 +71,23 @@ class KoordletOnApiServerTest {
         client.resources(NodeMetric.class).resource(nm).create();
         runningPod(client, "web-0", "4", "8Gi");
 
-        Path curve = tmp.resolve("load.yaml");
-        Files.writeString(curve, """
-                system: [{at: 0s, cpu: 500m, memory: 1Gi}]
-                pods:
-                  koordlet-api/web-0: [{at: 0s, cpu: 2, memory: 4Gi}]
-                yarnContainers:
-                  container_1_0001_01_000002: [{at: 0s, cpu: 1, memory: 2Gi}]
-                """);
         KoordletConfig config = new KoordletConfig();
         config.nodeName = NODE;
         config.kubernetes.kubeconfig = api.kubeconfig().toString();
-        config.simulatedLoadFile = curve.toString();
         config.yarn.copilotUrl = "";
         config.status.port = 0;
         config.prediction.checkpointDir = tmp.resolve("checkpoints").toString();
-        koordlet = KoordletCommand.start(config, Clock.systemUTC());
+        koordlet = start(config);
+    }
+
+    /**
+     * The agent on a host where the system uses 500m and 1Gi, the pod web-0 2 cores and 4Gi, and one YARN container 1
+     * core and 2Gi; it leaves this host's cgroups alone.
+     */
+    private static KoordletAssembly.Running start(KoordletConfig config) throws KoordletAssembly.StartException {
+        SteadyUsageSource host = new SteadyUsageSource(new Usage(0.5, GI), Map.of(NS + "/web-0", new Usage(2, 4 * GI)),
+                Map.of("container_1_0001_01_000002", new Usage(1, 2 * GI)));
+        return KoordletAssembly.start(config, host, CgroupLayout.detect(config.cgroupRoot(), config.host.cgroupVersion, config.host.cgroupDriver), false, Clock.systemUTC());
     }
 
     private static void runningPod(KubernetesClient client, String name, String cpu, String memory) {
@@ -221,8 +222,7 @@ class KoordletOnApiServerTest {
         second.yarn.copilotUrl = "";
         second.status.port = 0;
         second.prediction.checkpointDir = tmp.resolve("checkpoints-2").toString();
-        second.simulatedLoadFile = tmp.resolve("load.yaml").toString();
-        try (KoordletCommand.Running other = KoordletCommand.start(second, Clock.systemUTC())) {
+        try (KoordletAssembly.Running other = start(second)) {
             assertTrue(other.koordlet().watching(), "a second agent starts while the broken object exists");
         }
 
@@ -236,12 +236,11 @@ class KoordletOnApiServerTest {
         config.nodeName = NODE;
         config.kubernetes.masterUrl = "https://127.0.0.1:1";
         config.kubernetes.startupTimeoutSeconds = 10;
-        config.simulatedLoadFile = tmp.resolve("load.yaml").toString();
         config.yarn.copilotUrl = "";
         config.status.port = 0;
         config.prediction.checkpointDir = tmp.resolve("checkpoints-3").toString();
-        KoordletCommand.StartException e = org.junit.jupiter.api.Assertions.assertThrows(KoordletCommand.StartException.class,
-                () -> KoordletCommand.start(config, Clock.systemUTC()));
+        KoordletAssembly.StartException e = org.junit.jupiter.api.Assertions.assertThrows(KoordletAssembly.StartException.class,
+                () -> start(config));
         assertTrue(e.getMessage().startsWith("API server https://127.0.0.1:1") && e.getMessage().contains("connection refused")
                 && !e.getMessage().endsWith("null"), e.getMessage());
     }

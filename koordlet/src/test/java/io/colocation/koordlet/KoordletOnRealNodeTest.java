@@ -98,7 +98,7 @@ class KoordletOnRealNodeTest {
         run(client, "batch", "BE", List.of("/burner", "2", "256"), Map.of());
         long bePid = pid("/burner 2 256");
 
-        try (KoordletCommand.Running koordlet = KoordletCommand.start(koordlet(api, "checkpoints-1"), Clock.systemUTC())) {
+        try (KoordletAssembly.Running koordlet = KoordletCommand.start(koordlet(api, "checkpoints-1"), Clock.systemUTC())) {
             // Suppressed: the koordlet wrote a quota on the kubelet's besteffort cgroup, below the two cores asked.
             Await.until(Duration.ofSeconds(30), () -> quota() > 0 && quota() < 150_000);
             // The quota follows the online pod's use second by second: compare with its average over the window.
@@ -147,7 +147,7 @@ class KoordletOnRealNodeTest {
             KoordletConfig config = koordlet(api, "checkpoints-2");
             config.yarn.copilotUrl = "http://" + copilot;
             config.yarn.nodeManagerUsers = List.of(System.getProperty("user.name"));
-            try (KoordletCommand.Running koordlet = KoordletCommand.start(config, Clock.systemUTC())) {
+            try (KoordletAssembly.Running koordlet = KoordletCommand.start(config, Clock.systemUTC())) {
                 Job job = SleepJobs.submit(yarn.config(), 2, 8_000, work);
                 // The ApplicationMaster's container and at least one map's.
                 Await.until(Duration.ofSeconds(90), () -> containersInYarnTier().size() >= 2);

@@ -3,10 +3,10 @@ package io.colocation.sandbox;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.harness.BrokerProcess;
 import io.colocation.harness.SchedulerProcess;
+import io.colocation.harness.koordlet.KoordletProcess;
 import io.colocation.localclusters.LoopbackPorts;
 import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.localclusters.kube.KubeletNode;
-import io.colocation.localclusters.process.ChildProcess;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.localclusters.spark.SparkOnKubernetes;
 import io.colocation.localclusters.spark.SparkOnYarn;
@@ -30,7 +30,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The whole system on one machine, each part started as a real install runs it, stopped in reverse order. The work
@@ -164,7 +163,7 @@ public final class Sandbox implements AutoCloseable {
                     "-Ddw.webhook.hosts=127.0.0.1", "-Ddw.webhook.validatingConfigurationName="), 256, logs.resolve("broker.log"),
                     Duration.ofSeconds(120));
             parts.push(brokerProcess);
-            BrokerView broker = new BrokerView(brokerProcess.url());
+            BrokerView broker = new BrokerView(brokerProcess);
             narrator.say("broker (conf/broker.yml) at " + brokerProcess.url() + "/api/v1/nodes; its webhook converts the batch"
                     + " namespace's pods by conf/" + ClusterSetup.PROFILE);
 
@@ -177,19 +176,17 @@ public final class Sandbox implements AutoCloseable {
             for (int i = 0; i < nodes.size(); i++) {
                 String node = nodes.get(i);
                 Path load = LoadFiles.write(work, node, Scenario.onlinePods(node), options.duration(), i == 0 ? realScale : 1.0);
-                List<String> opts = new ArrayList<>(List.of("-Dkoordlet.kubernetes.kubeconfig=" + api.kubeconfig(),
-                        "-Dkoordlet.simulatedLoadFile=" + load, "-Dkoordlet.status.port=0",
+                List<String> opts = new ArrayList<>(List.of("-Dkoordlet.kubernetes.kubeconfig=" + api.kubeconfig(), "-Dkoordlet.status.port=0",
                         "-Dkoordlet.prediction.checkpointDir=" + work.resolve("checkpoints-" + node),
                         "-Dkoordlet.yarn.copilotUrl=" + (nodeManagers.isEmpty() ? "" : nodeManagers.get(i).copilotUrl()),
                         // the NodeManagers run in this JVM, as whoever runs the sandbox
-                        "-Dkoordlet.yarn.nodeManagerUsers=" + System.getProperty("user.name"),
-                        "-Dkoordlet.qos.enforceOnSimulatedLoad=" + (i == 0 && host.tier() != null)));
+                        "-Dkoordlet.yarn.nodeManagerUsers=" + System.getProperty("user.name")));
                 if (i == 0 && realNode != null) {
                     // the real node's koordlet evicts BE pods starved of CPU in the spike (ClusterSetup's thresholds)
                     opts.add("-Dkoordlet.qos.featureGates=BECPUEvict=true");
                 }
-                parts.push(ChildProcess.start("koordlet " + node, launcher, List.of("koordlet", conf.resolve("koordlet.yml").toString()), opts,
-                        Map.of("NODE_NAME", node), logs.resolve("koordlet-" + node + ".log"), Duration.ofSeconds(60), () -> reported(client, node)));
+                parts.push(KoordletProcess.start(home, node, load, opts, i == 0 && host.tier() != null, logs.resolve("koordlet-" + node + ".log"),
+                        Duration.ofSeconds(60), () -> reported(client, node)));
             }
             narrator.say(nodes.size() + " koordlets (conf/koordlet.yml), each replaying its simulated host's load curve, report NodeMetrics");
             // LoadAwareScheduling's CPU threshold at 90 %: here online pods use most of each node by design, and the broker's

@@ -1,8 +1,8 @@
 package io.colocation.koordlet.collect;
 
 /**
- * Where usage comes from: the real host ({@link HostUsageSource}) or a replayed load curve
- * ({@code sim.SimulatedUsageSource}). Called from one thread, once per collect interval.
+ * Where usage comes from: the real host ({@link HostUsageSource}), or a simulated host's (the local harness's replayed
+ * load curves, the simulator's host model). Called from one thread, once per collect interval.
  */
 public interface UsageSource extends AutoCloseable {
     HostSample collect(CollectTargets targets, long nowMillis);

@@ -23,8 +23,6 @@ public final class KoordletConfig {
     public Prediction prediction = new Prediction();
     public Qos qos = new Qos();
     public Status status = new Status();
-    /** When set, usage comes from this load-curve file instead of the host (a simulated node). */
-    public String simulatedLoadFile = "";
 
     public static final class Kubernetes {
         /** Empty: the in-cluster service account, else ~/.kube/config. */
@@ -116,12 +114,6 @@ public final class KoordletConfig {
          * throttled before the node reaches the eviction threshold. Beyond Koordinator.
          */
         public boolean beMemoryHigh = false;
-        /**
-         * With simulatedLoadFile, still enforce on this host's cgroups: decisions follow the replayed load, and the
-         * YARN containers of the node's NodeManager (real processes here) are placed and suppressed in this host's BE
-         * tier. For the sandbox's one node that runs on this host's cgroups; a real install measures its host instead.
-         */
-        public boolean enforceOnSimulatedLoad = false;
         /** Eviction when the host's memory pressure stall stays high. Beyond Koordinator. */
         public MemoryPressureEvict memoryPressureEvict = new MemoryPressureEvict();
     }

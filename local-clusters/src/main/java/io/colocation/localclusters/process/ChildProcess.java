@@ -4,14 +4,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * A part run as its own process through the distribution's launcher ({@code bin/colocation <command> ...}), as a real
- * install runs it, with its output in a log file. Closing stops it and every process it started.
+ * A part run as its own process, through the distribution's launcher ({@code bin/colocation <command> ...}) as a real
+ * install runs it or as its own JVM, with its output in a log file. Closing stops it and every process it started.
  */
 public final class ChildProcess implements AutoCloseable {
     private final String name;
@@ -32,14 +33,21 @@ public final class ChildProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(launcher.toString());
         command.addAll(args);
+        Map<String, String> environment = new HashMap<>(env);
+        environment.put("COLOCATION_OPTS", String.join(" ", javaOptions));
+        return run(name, command, environment, log, timeout, ready);
+    }
+
+    /** Starts {@code command} (a part's own JVM, say) with {@code env} added and waits until {@code ready} holds. */
+    public static ChildProcess run(String name, List<String> command, Map<String, String> env, Path log, Duration timeout,
+            BooleanSupplier ready) throws PartFailedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("COLOCATION_OPTS", String.join(" ", javaOptions));
         pb.environment().putAll(env);
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
-            throw new PartFailedException(name, "cannot run " + launcher + ": " + e.getMessage(), log);
+            throw new PartFailedException(name, "cannot run " + command.get(0) + ": " + e.getMessage(), log);
         }
         ChildProcess child = new ChildProcess(name, log, p);
         long deadline = System.nanoTime() + timeout.toNanos();

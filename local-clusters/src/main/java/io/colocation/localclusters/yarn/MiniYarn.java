@@ -3,9 +3,6 @@ package io.colocation.localclusters.yarn;
 import io.colocation.localclusters.LoopbackPorts;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,18 +157,8 @@ public final class MiniYarn implements Closeable {
     @Override
     public void close() {
         cluster.stop();
-        deleteAll(writtenConfigs);
+        ConfigFiles.deleteAll(writtenConfigs);
         QueueMetrics.clearQueueMetrics();
-    }
-
-    private static void deleteAll(List<Path> files) {
-        for (Path p : files) {
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException e) {
-                LOG.warn("could not delete {}", p, e);
-            }
-        }
     }
 
     /** Builder: sizes, scheduler, aux services and any extra property. */
@@ -324,14 +311,14 @@ public final class MiniYarn implements Closeable {
 
             MiniYARNCluster cluster = new MiniYARNCluster(name, resourceManagers, nodeManagers, 1, 1);
             List<Path> written = new ArrayList<>();
-            Path dir = configDir != null ? configDir : firstClasspathDir();
+            Path dir = configDir != null ? configDir : ConfigFiles.firstClasspathDir();
             try {
                 if (resourceManagers > 1) {
                     // An RM turning active re-reads its scheduler's configuration from yarn-site.xml and
                     // capacity-scheduler.xml on the classpath (refreshAll), as a real RM does from its conf
                     // directory; properties only set in memory (monitor policies, queues) would be lost.
-                    written.add(writeCapacitySchedulerXml(conf, dir));
-                    written.add(writeConfig(conf, dir));
+                    written.add(ConfigFiles.writeCapacityScheduler(conf, dir));
+                    written.add(ConfigFiles.writeYarnSite(conf, dir));
                 }
                 cluster.init(conf);
                 cluster.start();
@@ -341,11 +328,11 @@ public final class MiniYarn implements Closeable {
                 }
                 Configuration running = new Configuration(cluster.getConfig());
                 running.unset(YarnConfiguration.RM_HA_ID); // each RM of a pair has its own
-                written.add(writeConfig(running, dir));
+                written.add(ConfigFiles.writeYarnSite(running, dir));
             } catch (Exception e) {
                 cluster.stop();
                 // Files left on the classpath would configure every later cluster of this JVM.
-                deleteAll(written);
+                ConfigFiles.deleteAll(written);
                 QueueMetrics.clearQueueMetrics();
                 if (e instanceof RuntimeException re) {
                     throw re;
@@ -356,68 +343,6 @@ public final class MiniYarn implements Closeable {
                     name, nodeManagers, nodeMemoryMb, nodeVcores, resourceManagers,
                     cluster.getConfig().get(YarnConfiguration.RM_ADDRESS));
             return new MiniYarn(cluster, written);
-        }
-
-        private static Path writeCapacitySchedulerXml(Configuration conf, Path dir) {
-            Configuration scheduler = new Configuration(false);
-            for (Map.Entry<String, String> e : conf) {
-                if (e.getKey().startsWith("yarn.scheduler.capacity.")) {
-                    scheduler.set(e.getKey(), e.getValue());
-                }
-            }
-            try {
-                Files.createDirectories(dir);
-                Path file = dir.resolve("capacity-scheduler.xml");
-                try (OutputStream out = Files.newOutputStream(file)) {
-                    scheduler.writeXml(out);
-                }
-                return file;
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write capacity-scheduler.xml to " + dir, e);
-            }
-        }
-
-        private static Path writeConfig(Configuration conf, Path dir) {
-            try {
-                Files.createDirectories(dir);
-                Path file = dir.resolve("yarn-site.xml");
-                // Written aside, then moved: writeXml may lazily load yarn-site.xml from the classpath,
-                // which must never be seen half-written.
-                Path tmp = dir.resolve("yarn-site.xml.writing");
-                try (OutputStream out = Files.newOutputStream(tmp)) {
-                    conf.writeXml(out);
-                }
-                Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                return file;
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the cluster configuration to " + dir, e);
-            }
-        }
-
-        /** The test classes directory (surefire hides the classpath behind a manifest jar, so ask the loader). */
-        private static Path firstClasspathDir() {
-            Path first = null;
-            try {
-                var roots = Thread.currentThread().getContextClassLoader().getResources("");
-                while (roots.hasMoreElements()) {
-                    java.net.URL url = roots.nextElement();
-                    if (!"file".equals(url.getProtocol())) {
-                        continue;
-                    }
-                    Path dir = Path.of(url.toURI());
-                    if (dir.getFileName() != null && dir.getFileName().toString().equals("test-classes")) {
-                        return dir;
-                    }
-                    first = first == null ? dir : first;
-                }
-            } catch (IOException | java.net.URISyntaxException e) {
-                throw new IllegalStateException("cannot list the classpath directories", e);
-            }
-            if (first == null) {
-                throw new IllegalStateException("no directory on the classpath to write yarn-site.xml to; "
-                        + "set MiniYarn.Builder.configDir");
-            }
-            return first;
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.colocation.koordlet.sim;
+package io.colocation.harness.koordlet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A simulated node's load over time, read from a small YAML file (format in the README, "Simulated hosts"):
+ * A simulated node's load over time, read from a small YAML file (format in docs/sandbox.md, "Simulated hosts"):
  * curves of CPU and memory per pod ({@code namespace/name}), host application and YARN container, plus the
  * system's own usage, each a list of points {@code {at: 90s, cpu: 1.5, memory: 2Gi}} interpolated linearly and
  * repeated every {@code period} (held at the last point without one).
@@ -114,9 +114,6 @@ public record LoadCurve(long periodMillis, Curve system, Curve defaultPod, Map<S
             long t = GoDuration.parse(p.get("at").asText(), at + ".at").toMillis();
             long cpu = Quantities.milliValue(p.get("cpu").asText(), at + ".cpu");
             long mem = Quantities.value(p.get("memory").asText(), at + ".memory");
-            if (cpu < 0 || mem < 0) {
-                throw new InvalidInputException(at + ": cpu and memory must not be negative");
-            }
             if (!rows.isEmpty() && t <= rows.get(rows.size() - 1)[0]) {
                 throw new InvalidInputException(at + ".at: points must be in increasing time");
             }

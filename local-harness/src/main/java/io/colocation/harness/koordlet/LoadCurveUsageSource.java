@@ -1,4 +1,4 @@
-package io.colocation.koordlet.sim;
+package io.colocation.harness.koordlet;
 
 import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.collect.HostSample;
@@ -15,12 +15,12 @@ import java.util.Map;
  * {@code defaultPod}, or are not measured), YARN containers listed by the copilot follow {@code defaultYarnContainer};
  * node usage is the sum of everything plus {@code system}.
  */
-public final class SimulatedUsageSource implements UsageSource {
+public final class LoadCurveUsageSource implements UsageSource {
     private final Path file;
     private final LoadCurve curve;
     private final long startMillis;
 
-    public SimulatedUsageSource(Path file, LoadCurve curve, long startMillis) {
+    public LoadCurveUsageSource(Path file, LoadCurve curve, long startMillis) {
         this.file = file;
         this.curve = curve;
         this.startMillis = startMillis;

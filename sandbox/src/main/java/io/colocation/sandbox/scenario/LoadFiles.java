@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The simulated hosts' load curves (the koordlet's {@code simulatedLoadFile} format), times from the koordlet's start:
+ * The simulated hosts' load curves ({@link io.colocation.harness.koordlet.LoadCurve}'s format), times from the koordlet's start:
  * online pods follow a compressed day (night, day, an afternoon spike from 50 % to 75 % of the scenario, evening);
  * batch pods and YARN containers use a steady share; the host's own system usage is flat. A host smaller than the
  * sandbox's standard node (the real node: this machine's cores) gets the same curves scaled by its size.

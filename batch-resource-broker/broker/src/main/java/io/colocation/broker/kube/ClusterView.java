@@ -1,9 +1,8 @@
 package io.colocation.broker.kube;
 
-import io.colocation.api.InvalidInputException;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.InvalidInputException;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.broker.calculation.NodeMetricState;
 import io.colocation.broker.calculation.NodeMetricInputs;
@@ -51,7 +50,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
     private final Runnable onChange;
     private final Runnable onSloChange;
     /** The spec generation of each NodeMetric and NodeSLO as last seen: a status report leaves it as it is. */
-    private final Map<String, Long> sloGenerations = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> sloGenerations = new ConcurrentHashMap<>();
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
     private DecodingInformer<NodeMetric> nodeMetrics;
