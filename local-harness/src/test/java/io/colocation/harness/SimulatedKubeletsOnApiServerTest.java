@@ -32,7 +32,7 @@ class SimulatedKubeletsOnApiServerTest {
     static void clean(KubernetesClient client) {
         client.pods().inNamespace(NS).withGracePeriod(0).delete();
         client.namespaces().withName(NS).delete();
-        client.nodes().withName(NODE).delete();
+        client.nodes().withLabel(SimulatedKubelets.NODE_LABEL).delete();
     }
 
     @Test

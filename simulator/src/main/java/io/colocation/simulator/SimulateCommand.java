@@ -37,7 +37,7 @@ public final class SimulateCommand {
               --online-mean P      the cluster's online CPU mean, percent of capacity (default 20)
               --policy P           partitioned (default), shared (Koordinator's), or off (online only: the baseline)
               --seed S             the seed of the hosts' curves and the work (default 1)
-              --report DIR         also write summary.json, report.txt, samples.csv and cpu.svg into DIR (it must exist)
+              --report DIR         also write summary.json, report.txt, samples.csv and cpu.svg into DIR (made if missing)
               --quiet              no progress line
 
             Exit codes: 0 done, 1 an input that cannot be used or a part that failed, 2 usage.

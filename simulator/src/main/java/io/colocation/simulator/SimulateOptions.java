@@ -1,5 +1,6 @@
 package io.colocation.simulator;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -96,19 +97,28 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
                 case "--online-mean" -> online = number(a, value, 1, 90);
                 case "--policy" -> policy = Policy.of(value);
                 case "--seed" -> seed = integer(a, value, Long.MIN_VALUE, Long.MAX_VALUE);
-                default -> {
-                    Path dir = Path.of(value);
-                    if (!Files.isDirectory(dir)) {
-                        throw new Usage("--report: " + value + " is not a directory (make it first)");
-                    }
-                    if (!Files.isWritable(dir)) {
-                        throw new Usage("--report: " + value + " is not writable");
-                    }
-                    report = dir;
-                }
+                default -> report = Path.of(value);
             }
         }
+        if (report != null) {
+            reportFolder(report);
+        }
         return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, report, quiet);
+    }
+
+    /** The report's folder, made with its parents when missing (as {@code mkdir -p}); a file or an unwritable folder is refused. */
+    private static void reportFolder(Path dir) throws Usage {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new Usage("--report: " + dir + " is a file, not a folder");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | RuntimeException e) {
+            throw new Usage("--report: cannot make the folder " + dir + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new Usage("--report: " + dir + " is not writable");
+        }
     }
 
     private static long integer(String flag, String value, long min, long max) throws Usage {

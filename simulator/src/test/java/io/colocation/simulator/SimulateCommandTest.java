@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,7 +28,6 @@ class SimulateCommandTest {
             "--hours -3                  | 2 | --hours must be",
             "--online-mean 150           | 2 | --online-mean must be",
             "--policy greedy             | 2 | --policy must be partitioned, shared or off, not 'greedy'",
-            "--report /no/such/folder    | 2 | --report: /no/such/folder is not a directory (make it first)",
             "--nodes                     | 2 | --nodes needs a value",
             "--colour blue               | 2 | unknown argument '--colour'",
             "--trace /no/such/trace.csv  | 1 | /no/such/trace.csv",
@@ -55,6 +55,24 @@ class SimulateCommandTest {
         assertEquals(1, r.status, r.err);
         assertTrue(r.err.startsWith("colocation simulate: ") && r.err.contains(file), r.err);
         assertTrue(!r.err.contains("\tat "), r.err);
+    }
+
+    @Test
+    void aReportFolderIsMadeWithItsParentsAndAFileInItsPlaceIsRefused() throws Exception {
+        Path made = dir.resolve("runs/today");
+        // the folder is made while the options are read; the bad trace then stops the run before anything starts
+        Run r = run(new String[] {"--report", made.toString(), "--trace", dir.resolve("none.csv").toString()});
+        assertEquals(1, r.status, r.err);
+        assertTrue(Files.isDirectory(made), "made as mkdir -p would");
+
+        Path file = Files.writeString(dir.resolve("summary.txt"), "not a folder");
+        r = run(new String[] {"--report", file.toString()});
+        assertEquals(2, r.status, r.err);
+        assertTrue(r.err.startsWith("colocation simulate: --report: " + file + " is a file, not a folder"), r.err);
+
+        r = run(new String[] {"--report", file.resolve("inside").toString()});
+        assertEquals(2, r.status, r.err);
+        assertTrue(r.err.startsWith("colocation simulate: --report: cannot make the folder " + file.resolve("inside")), r.err);
     }
 
     private record Run(int status, String err) {
