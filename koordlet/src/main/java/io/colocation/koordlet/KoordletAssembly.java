@@ -2,6 +2,7 @@ package io.colocation.koordlet;
 
 import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupLayout;
+import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.collect.CpuTopologyReader;
 import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.config.KoordletConfig;
@@ -93,13 +94,8 @@ public final class KoordletAssembly {
         }
         Koordlet koordlet = new Koordlet(config, client, new NodeWatches(client, config.nodeName), source, layout, yarn, clock);
         EventRecorder events = new EventRecorder(client, "koordlet");
-        QoSManager qos = enforceOnThisHost && config.qos.enabled
-                ? new QoSManager(koordlet.agentState(), new CgroupFileWriter(layout, clock, CGROUP_AUDIT_SIZE),
-                        FeatureGates.parse(config.qos.featureGates), new QoSOptions(config.qos.beCpuIdle, config.qos.yarnCgroupParent,
-                                config.qos.beMemoryHigh, new MemoryPressureEvict.Settings(config.qos.memoryPressureEvict.enabled,
-                                        config.qos.memoryPressureEvict.someAvg10Percent, config.qos.memoryPressureEvict.forSeconds)),
-                        new ClusterEvictions(client, events, yarn, config.nodeName), () -> CpuTopologyReader.read(Path.of(config.host.sysRoot)),
-                        config.collect.intervalSeconds, clock)
+        QoSManager qos = enforceOnThisHost ? qos(config, koordlet, new CgroupFileWriter(layout, clock, CGROUP_AUDIT_SIZE),
+                new ClusterEvictions(client, events, yarn, config.nodeName), () -> CpuTopologyReader.read(Path.of(config.host.sysRoot)), clock)
                 : null;
         StatusServer status = new KoordletStatus(koordlet, qos).server();
         try {
@@ -122,6 +118,22 @@ public final class KoordletAssembly {
             client.close();
             throw new StartException("API server " + client.getConfiguration().getMasterUrl() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The agent's QoS loop as {@code config.qos} asks (its feature gates, BE options, memory-pressure eviction), writing
+     * cgroups through {@code writer} and evicting through {@code evictions}; null with {@code qos.enabled} false. The
+     * simulator's hosts build theirs here too, on their model's cgroups.
+     */
+    public static QoSManager qos(KoordletConfig config, Koordlet koordlet, CgroupWriter writer, ClusterEvictions evictions, QoSManager.CpuTopology topology,
+            Clock clock) {
+        if (!config.qos.enabled) {
+            return null;
+        }
+        KoordletConfig.MemoryPressureEvict pressure = config.qos.memoryPressureEvict;
+        return new QoSManager(koordlet.agentState(), writer, FeatureGates.parse(config.qos.featureGates), new QoSOptions(config.qos.beCpuIdle,
+                config.qos.yarnCgroupParent, config.qos.beMemoryHigh, new MemoryPressureEvict.Settings(pressure.enabled,
+                        pressure.someAvg10Percent, pressure.forSeconds)), evictions, topology, config.collect.intervalSeconds, clock);
     }
 
     /** The agent cannot start; the message says what to fix. */

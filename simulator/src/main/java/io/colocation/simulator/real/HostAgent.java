@@ -1,14 +1,13 @@
 package io.colocation.simulator.real;
 
 import io.colocation.koordlet.Koordlet;
+import io.colocation.koordlet.KoordletAssembly;
 import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.koordlet.kube.NodeView;
 import io.colocation.koordlet.kube.NodeWatches;
-import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.Processor;
 import io.colocation.koordlet.qos.agent.ClusterEvictions;
 import io.colocation.koordlet.qos.agent.QoSManager;
-import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.report.NodeMetricReporter;
 import io.colocation.koordlet.yarn.YarnContainers;
 import io.colocation.kube.client.EventRecorder;
@@ -43,9 +42,8 @@ public final class HostAgent implements AutoCloseable {
             cpus.add(new Processor(i, i, 0, 0));
         }
         List<Processor> topology = List.copyOf(cpus);
-        this.qos = config.qos.enabled ? new QoSManager(koordlet.agentState(), host.cgroups(), FeatureGates.parse(config.qos.featureGates),
-                QoSOptions.defaults(), new ClusterEvictions(client, events, yarn, host.name()), () -> topology,
-                config.collect.intervalSeconds, clock) : null;
+        this.qos = KoordletAssembly.qos(config, koordlet, host.cgroups(), new ClusterEvictions(client, events, yarn, host.name()),
+                () -> topology, clock);
     }
 
     public void start() throws NodeWatches.StartupException {
