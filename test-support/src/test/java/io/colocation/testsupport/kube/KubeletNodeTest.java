@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.localclusters.kube.KubeletNode;
+import io.colocation.localclusters.process.Processes;
 import io.colocation.testsupport.Await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,8 +59,20 @@ class KubeletNodeTest {
             assertTrue(cgroups.contains("/kubepods/besteffort/pod" + uid + "/"), cgroups);
 
             assertTrue(client.pods().inNamespace("default").withName("burner").evict());
-            Await.until(Duration.ofSeconds(60), () -> client.pods().inNamespace("default").withName("burner").get() == null
-                    && ProcessHandle.of(pid).isEmpty());
+            // The eviction stops the pod's process. Deleting the Pod object afterwards is the kubelet's; kubelet 1.20
+            // can leave it Terminating under CPU load (its container removed before its status was recorded:
+            // "ContainerStatusUnknown", a race its 1.22 pod lifecycle rework removed), so that is not asserted.
+            try {
+                Await.until(Duration.ofSeconds(60), () -> ProcessHandle.of(pid).isEmpty() && stoppedOrGone(client.pods().inNamespace("default")
+                        .withName("burner").get()));
+            } catch (TimeoutException e) {
+                Pod left = client.pods().inNamespace("default").withName("burner").get();
+                throw new AssertionError("the evicted pod did not stop within 60 s: pod " + (left == null ? "deleted"
+                        : "phase " + left.getStatus().getPhase() + ", deletionTimestamp " + left.getMetadata().getDeletionTimestamp()
+                        + ", containers " + left.getStatus().getContainerStatuses())
+                        + "; process " + pid + (ProcessHandle.of(pid).isPresent() ? " alive: " + Files.readString(Path.of("/proc/" + pid + "/stat"))
+                        : " gone") + "\nkubelet.log:\n" + Processes.tail(work.resolve("kubelet.log"), 40), e);
+            }
             System.out.printf("pod evicted and stopped after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
 
             // the image's Java runtime and shell (for JVM workloads such as Spark executors): the termination message
@@ -115,6 +129,12 @@ class KubeletNodeTest {
             }
             assertFalse(Files.exists(Path.of("/sys/fs/cgroup/cpu/kubepods")), "the next node removed its own kubepods");
         }
+    }
+
+    /** Deleted, or marked for deletion with none of its containers running. */
+    private static boolean stoppedOrGone(Pod pod) {
+        return pod == null || pod.getMetadata().getDeletionTimestamp() != null && (pod.getStatus().getContainerStatuses() == null
+                || pod.getStatus().getContainerStatuses().stream().noneMatch(c -> c.getState() != null && c.getState().getRunning() != null));
     }
 
     /** What a kill of the whole run does: the kubelet, containerd, the shims and the containers, SIGKILL, nothing closed. */
