@@ -66,7 +66,7 @@ public final class KubeletNode implements Closeable {
         if (!Files.isWritable(hierarchy)) {
             return Optional.of("the cgroup mount " + hierarchy + " is not writable");
         }
-        Optional<String> live = NodeTraces.liveKubelet();
+        Optional<String> live = liveKubelet();
         if (live.isPresent()) {
             return Optional.of("another kubelet's node is on this host: " + live.get());
         }
@@ -82,6 +82,22 @@ public final class KubeletNode implements Closeable {
         }
         return missing.isEmpty() ? Optional.empty()
                 : Optional.of("missing " + String.join(", ", missing) + ": run dev/install-kubelet-node.sh");
+    }
+
+    /**
+     * Why this host's {@code kubepods} cgroups belong to a live kubelet: a kubelet process runs, or a process sits in
+     * them (empty: there are none, or only what a run killed before its close left).
+     */
+    public static Optional<String> liveKubelet() {
+        return NodeTraces.liveKubelet();
+    }
+
+    /**
+     * Removes what runs killed before their close left on this host (a real node's mounts, bridge, masquerade chains,
+     * {@code kubepods} cgroups and work directory), when no kubelet is live; says what it removed.
+     */
+    public static List<String> removeTracesOfKilledRuns() {
+        return NodeTraces.removeDeadNodes();
     }
 
     /** Why {@code who} cannot run on this host as far as root and the kube binaries go (empty: it can). */
@@ -103,7 +119,7 @@ public final class KubeletNode implements Closeable {
         if (why.isPresent()) {
             throw new IOException("no real node on this host: " + why.get());
         }
-        List<String> removed = NodeTraces.removeDeadNodes();
+        List<String> removed = removeTracesOfKilledRuns();
         if (!removed.isEmpty()) {
             LOG.warn("removed what real nodes killed before their close left on this host: {}", String.join("; ", removed));
         }

@@ -180,10 +180,11 @@ final class NodeTraces {
         }
     }
 
+    /** In each v1 hierarchy, or at the root of a v2 mount. */
     private static List<Path> kubepodsTrees() {
         List<Path> trees = new ArrayList<>();
         try (Stream<Path> hierarchies = Files.list(CGROUP)) {
-            for (Path h : hierarchies.toList()) {
+            for (Path h : Stream.concat(Stream.of(CGROUP), hierarchies.filter(Files::isDirectory)).toList()) {
                 for (String name : List.of("kubepods", "kubepods.slice")) {
                     if (Files.isDirectory(h.resolve(name))) {
                         trees.add(h.resolve(name));

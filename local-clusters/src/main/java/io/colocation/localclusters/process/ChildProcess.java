@@ -35,11 +35,11 @@ public final class ChildProcess implements AutoCloseable {
         command.addAll(args);
         Map<String, String> environment = new HashMap<>(env);
         environment.put("COLOCATION_OPTS", String.join(" ", javaOptions));
-        return run(name, command, environment, log, timeout, ready);
+        return start(name, command, environment, log, timeout, ready);
     }
 
     /** Starts {@code command} (a part's own JVM, say) with {@code env} added and waits until {@code ready} holds. */
-    public static ChildProcess run(String name, List<String> command, Map<String, String> env, Path log, Duration timeout,
+    public static ChildProcess start(String name, List<String> command, Map<String, String> env, Path log, Duration timeout,
             BooleanSupplier ready) throws PartFailedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(env);

@@ -40,7 +40,7 @@ public final class KoordletProcess {
             command.add(ReplayingKoordlet.ENFORCE);
         }
         // two malloc arenas, as the launcher runs the agent
-        return ChildProcess.run("koordlet " + node, command, Map.of("NODE_NAME", node, "MALLOC_ARENA_MAX", "2"), log, timeout, ready);
+        return ChildProcess.start("koordlet " + node, command, Map.of("NODE_NAME", node, "MALLOC_ARENA_MAX", "2"), log, timeout, ready);
     }
 
     /** Where this harness's classes are: its jar in the distribution ({@code lib/sandbox/}). */

@@ -5,6 +5,7 @@ import io.colocation.koordlet.cgroup.CgroupFileWriter;
 import io.colocation.koordlet.cgroup.CgroupLayout;
 import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.qos.agent.QoSOptions;
+import io.colocation.localclusters.kube.KubeletNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,15 +19,18 @@ import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This host's BE tier for the sandbox's first node, watched for the YARN containers its koordlet places under it. With
  * the real node it is the kubelet's own ({@link #ofKubelet}: the kubelet made it and removes it). Without it, it is made
  * here as a kubelet would ({@code kubepods/besteffort}, {@link #create}) and removed with everything below it at the end
- * (after YARN stopped, so the containers' processes are gone); only where the cgroups are writable and no kubelet owns
- * {@code kubepods}.
+ * (after YARN stopped, so the containers' processes are gone); only where the cgroups are writable and no live kubelet owns
+ * {@code kubepods} (what a killed run left is removed first).
  */
 public final class HostBestEffortTier implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HostBestEffortTier.class);
     private static final Duration REMOVE_WAIT = Duration.ofSeconds(20);
 
     private final CgroupWriter writer;
@@ -59,7 +63,12 @@ public final class HostBestEffortTier implements AutoCloseable {
             return new Result(null, "the cgroups at " + cgroupRoot + " are not writable (not root?)");
         }
         if (Files.exists(hierarchy.resolve("kubepods"))) {
-            return new Result(null, "a kubelet's kubepods cgroup is on this host and is not touched");
+            Optional<String> live = KubeletNode.liveKubelet();
+            if (live.isPresent()) {
+                return new Result(null, "a kubelet's kubepods cgroup is on this host and is not touched (" + live.get() + ")");
+            }
+            // what a killed run left (a real node's, or a tier made here): removed as the next real node's start would
+            LOG.warn("removed what a run killed before its end left on this host: {}", String.join("; ", KubeletNode.removeTracesOfKilledRuns()));
         }
         CgroupWriter writer = new CgroupFileWriter(layout, Clock.systemUTC(), 16);
         try {

@@ -2,6 +2,7 @@ package io.colocation.testsupport.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,6 +122,7 @@ class KubeletNodeTest {
 
             Path next = tmp.resolve("next");
             try (KubeletNode node = KubeletNode.start(next, api, "next-node")) {
+                assertNotNull(client.nodes().withName(node.name()).get(), "the next node is up on the same host");
                 assertFalse(Files.exists(killedWork), "the killed node's work directory removed");
                 assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(killedWork.toString()), "its mounts removed");
                 assertFalse(bridgeExists(bridge), "its bridge removed");
