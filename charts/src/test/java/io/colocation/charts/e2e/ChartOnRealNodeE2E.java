@@ -216,7 +216,7 @@ class ChartOnRealNodeE2E {
                     String name = "during-upgrade-" + i++;
                     Pod pod = BatchWorkloads.ordinaryPod(client, BATCH_NS, name, List.of("/pause"));
                     if (!"koord-batch".equals(pod.getSpec().getPriorityClassName())) {
-                        problems.add(name + " was admitted unmutated");
+                        problems.add(name + " was admitted unmutated; the API server on the webhook: " + webhookCalls());
                     }
                     client.pods().inNamespace(BATCH_NS).withName(name).withGracePeriod(0).delete();
                     JsonNode totals = brokerApi("/api/v1/cluster");
@@ -274,6 +274,16 @@ class ChartOnRealNodeE2E {
     }
 
     // --- what the checks read ---
+
+    /** The API server's last lines about the pod webhook (a failed call it ignored says why a pod went unmutated). */
+    static List<String> webhookCalls() {
+        try (var lines = Files.lines(cluster.api().log())) {
+            List<String> calls = lines.filter(l -> l.contains("mpod-create") || l.contains("colocation-broker-webhook")).toList();
+            return calls.subList(Math.max(0, calls.size() - 5), calls.size());
+        } catch (Exception e) {
+            return List.of("(log unreadable: " + e.getMessage() + ")");
+        }
+    }
 
     static List<Event> cpuEvictions() {
         return client.v1().events().inNamespace(BATCH_NS).list().getItems().stream()

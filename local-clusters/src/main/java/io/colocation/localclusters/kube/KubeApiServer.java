@@ -275,6 +275,11 @@ public final class KubeApiServer implements Closeable {
         return file;
     }
 
+    /** The API server's own log (what it says of admission webhooks it called, among the rest). */
+    public Path log() {
+        return workDir.resolve("kube-apiserver.log");
+    }
+
     public String url() {
         return "https://127.0.0.1:" + apiPort;
     }
