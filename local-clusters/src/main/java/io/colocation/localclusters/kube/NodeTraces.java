@@ -88,8 +88,9 @@ final class NodeTraces {
      * {@code colocN} bridge belongs to a node whose processes are gone.
      */
     static List<String> removeDeadNodes() {
-        if (liveKubelet().isPresent()) {
-            throw new IllegalStateException("a live kubelet's traces are not removed: " + liveKubelet().get());
+        Optional<String> live = liveKubelet();
+        if (live.isPresent()) {
+            throw new IllegalStateException("a live kubelet's traces are not removed: " + live.get());
         }
         List<String> removed = new ArrayList<>();
         for (Path dir : mountedWorkDirs()) {
