@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.security.auth.x500.X500Principal;
 import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.ConnectionLimit;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -63,6 +64,13 @@ final class WebhookServer {
     /** Between two bytes of a connection, and how long an idle keep-alive connection stays open. */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(10);
     static final int MAX_CONNECTIONS = 4096;
+    /**
+     * While {@link #stop} drains, how long a connection may stay idle: a client that goes on using it gets its answer
+     * with {@code Connection: close} first; one that does not is closed then, not after the whole idle timeout.
+     */
+    static final Duration DRAIN_IDLE_TIMEOUT = Duration.ofSeconds(2);
+    /** The longest {@link #stop} waits for the clients to go: a request in flight then has had its deadline. */
+    static final Duration DRAIN = BODY_DEADLINE.plus(DRAIN_IDLE_TIMEOUT);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Answers one AdmissionReview; throws on a body that is none (answered 400). */
@@ -85,6 +93,7 @@ final class WebhookServer {
     private final ClientConnectionLimit perClient;
     private final Map<String, Reviewer> reviewers;
     private final ClientAuth clientAuth;
+    private volatile boolean draining;
 
     /** @param reviewers by path ({@code /mutate-pod}, ...) */
     WebhookServer(String host, int port, KeyStore keyStore, ClientAuth clientAuth, int maxConnectionsPerClient,
@@ -131,6 +140,9 @@ final class WebhookServer {
     }
 
     private void serve(String target, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (draining) {
+            response.setHeader("Connection", "close"); // the client's next request goes through the Service to a replica that stays
+        }
         Reviewer reviewer = reviewers.get(target);
         if (reviewer == null) {
             text(response, 404, "no such path: the webhook serves POST " + String.join(", POST ", new java.util.TreeSet<>(reviewers.keySet())));
@@ -340,7 +352,32 @@ final class WebhookServer {
         ssl.reload(f -> f.setKeyStore(keyStore));
     }
 
+    boolean draining() {
+        return draining;
+    }
+
+    /**
+     * Stops once no client is left on a connection, or after {@link #DRAIN}; an idle connection is closed after
+     * {@link #DRAIN_IDLE_TIMEOUT}. A client that sends a request on a keep-alive connection as that connection closes
+     * gets EOF, and the API server does not retry a webhook call: under {@code failurePolicy: Ignore} the object is
+     * admitted unreviewed. After the pod's endpoint is gone the API server still holds its open connections to this
+     * replica, so until they are gone every answer says {@code Connection: close} and the client's next request opens a
+     * connection to another replica.
+     */
     void stop() throws Exception {
+        draining = true;
+        connector.setIdleTimeout(DRAIN_IDLE_TIMEOUT.toMillis());
+        for (EndPoint open : connector.getConnectedEndPoints()) {
+            open.setIdleTimeout(DRAIN_IDLE_TIMEOUT.toMillis());
+        }
+        long deadline = System.nanoTime() + DRAIN.toNanos();
+        while (!connector.getConnectedEndPoints().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        if (!connector.getConnectedEndPoints().isEmpty()) {
+            LOG.info("webhook: stopping with {} connection(s) still open after {} s of drain", connector.getConnectedEndPoints().size(),
+                    DRAIN.toSeconds());
+        }
         server.stop();
     }
 }

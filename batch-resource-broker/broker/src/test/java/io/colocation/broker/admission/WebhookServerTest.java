@@ -193,6 +193,63 @@ class WebhookServerTest {
         assertTrue(answer.startsWith("HTTP/1.1 200"), "another address is served: " + answer);
     }
 
+    /**
+     * The API server keeps its connections to a replica after the replica's endpoint is gone and does not retry a call
+     * whose connection closes under it; so a stopping webhook answers what comes on them, with {@code Connection: close},
+     * and closes the idle ones before it stops, well before the idle timeout.
+     */
+    @Test
+    void stoppingAnswersOnOpenConnectionsWithConnectionCloseAndClosesIdleOnes() throws Exception {
+        start(null, 64);
+        SSLSocket busy = connect(InetAddress.getLoopbackAddress(), null);
+        SSLSocket idle = connect(InetAddress.getLoopbackAddress(), null);
+        for (SSLSocket s : List.of(busy, idle)) {
+            String first = keepAliveExchange(s);
+            assertTrue(first.startsWith("HTTP/1.1 200") && !first.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), first);
+        }
+        long started = System.nanoTime();
+        java.util.concurrent.CompletableFuture<Void> stopped = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                server.stop();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (!server.draining()) {
+            Thread.onSpinWait();
+        }
+        String during = keepAliveExchange(busy);
+        assertTrue(during.startsWith("HTTP/1.1 200") && during.contains("\"echo\":\"u-1\""), during);
+        assertTrue(during.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), during);
+        assertEquals(-1, busy.getInputStream().read(), "the server closes after its answer");
+        assertEquals(-1, idle.getInputStream().read(), "an idle connection is closed while the webhook drains");
+        stopped.get(WebhookServer.DRAIN.toMillis() + 2_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(millis < WebhookServer.IDLE_TIMEOUT.toMillis(), "stopped once the clients were gone: " + millis + " ms");
+        server = null;
+    }
+
+    /** One request on a connection that stays open; reads exactly its answer (headers and Content-Length bytes). */
+    private static String keepAliveExchange(SSLSocket s) throws IOException {
+        OutputStream out = s.getOutputStream();
+        out.write(("POST /mutate-pod HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                + REVIEW.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + REVIEW).getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        InputStream in = s.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed after " + head.toString(StandardCharsets.ISO_8859_1));
+            }
+            head.write(b);
+        }
+        String headers = head.toString(StandardCharsets.ISO_8859_1);
+        int length = headers.lines().filter(l -> l.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:"))
+                .mapToInt(l -> Integer.parseInt(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElseThrow();
+        return headers + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
     /** With the API server's client CA configured, a client without a certificate is refused in the handshake. */
     @Test
     void theApiServersClientCertificateIsRequiredWhereConfigured() throws Exception {
