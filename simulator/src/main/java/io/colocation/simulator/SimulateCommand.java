@@ -6,7 +6,8 @@ import ch.qos.logback.core.joran.spi.JoranException;
 import io.colocation.api.InvalidInputException;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.simulator.measure.RunReport;
-import io.colocation.simulator.model.trace.LoadTrace;
+import io.colocation.simulator.real.ClusterObjects;
+import io.colocation.simulator.model.trace.OnlineLoads;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -27,16 +28,22 @@ public final class SimulateCommand {
             koordlet's own code, through a day of load compressed SPEED times, and reports what colocation bought.
 
               --nodes N            simulated hosts of 32 cores / 128 GiB (default 100; the standard comparison: 1000)
-              --trace T            alibaba2018 (default), azure2019 (both ship with the distribution, CC BY 4.0), or a CSV
-                                   file with a header row
+              --trace T            alibaba2018 (default), azure2019 (both ship with the distribution, CC BY 4.0), a CSV
+                                   file with a header row (a cluster curve), or your own hosts' load node by node: a CSV
+                                   with columns node (or instance), timestamp, cpu and memory (utilisation 0 to 1, as a
+                                   Prometheus export gives it), used as measured
               --trace-column NAME  the CSV column that holds the load (default: the named trace's CPU column, or a file's
                                    first numeric column)
               --trace-step S       seconds between the CSV's rows (default 300)
               --hours H            simulated hours (default 24)
               --speed X            how much faster than real time (default 60: a day in 24 minutes)
-              --online-mean P      the cluster's online CPU mean, percent of capacity (default 20)
+              --online-mean P      the cluster's online CPU mean, percent of capacity (default 20; a per-node trace
+                                   is used as measured)
               --policy P           partitioned (default), shared (Koordinator's), or off (online only: the baseline)
               --seed S             the seed of the hosts' curves and the work (default 1)
+              --slo-config FILE    your own slo-controller-config ConfigMap (YAML or JSON, as kubectl get -o yaml
+                                   writes it) instead of the shipped conf/kubernetes/slo-controller-config.yaml; its
+                                   two report periods are scaled as the shipped one's are (docs/simulator.md)
               --report DIR         also write summary.json, report.txt, samples.csv and cpu.svg into DIR (made if missing)
               --quiet              no progress line
 
@@ -117,7 +124,11 @@ public final class SimulateCommand {
         }
         try {
             // before anything starts: a trace that cannot be read is one line, nothing started
-            LoadTrace.load(options.trace(), options.traceColumn(), options.traceStepSeconds());
+            OnlineLoads.check(options.trace(), options.traceColumn(), options.traceStepSeconds());
+            // and a configuration the broker or the koordlets would refuse
+            if (options.sloConfig() != null) {
+                ClusterObjects.sloConfig(options.sloConfig());
+            }
         } catch (InvalidInputException e) {
             err.println("colocation simulate: " + e.getMessage());
             return 1;

@@ -7,7 +7,7 @@ import java.util.List;
 
 /** What {@code colocation simulate} was asked for; {@link #parse} refuses what makes no sense with one line. */
 public record SimulateOptions(int nodes, String trace, String traceColumn, double traceStepSeconds, double hours, double speed,
-        double onlineMeanPercent, Policy policy, long seed, Path report, boolean quiet) {
+        double onlineMeanPercent, Policy policy, long seed, Path sloConfig, Path report, boolean quiet) {
 
     public enum Policy {
         PARTITIONED("partitioned"), SHARED("shared"), OFF("off");
@@ -37,7 +37,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
 
     public static final String USAGE_LINE = "usage: colocation simulate [--nodes N] [--trace alibaba2018|azure2019|FILE.csv] "
             + "[--trace-column NAME] [--trace-step SECONDS] [--hours H] [--speed X] [--online-mean PERCENT] "
-            + "[--policy partitioned|shared|off] [--seed S] [--report DIR] [--quiet]";
+            + "[--policy partitioned|shared|off] [--seed S] [--slo-config FILE] [--report DIR] [--quiet]";
 
     /** Wrong usage, said in one line. */
     public static final class Usage extends Exception {
@@ -49,7 +49,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
     }
 
     public static SimulateOptions defaults() {
-        return new SimulateOptions(100, "alibaba2018", null, 300, 24, 60, 20, Policy.PARTITIONED, 1, null, false);
+        return new SimulateOptions(100, "alibaba2018", null, 300, 24, 60, 20, Policy.PARTITIONED, 1, null, null, false);
     }
 
     public static SimulateOptions parse(String[] args) throws Usage {
@@ -63,6 +63,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
         double online = d.onlineMeanPercent;
         Policy policy = d.policy;
         long seed = d.seed;
+        Path sloConfig = null;
         Path report = null;
         boolean quiet = false;
         for (int i = 0; i < args.length; i++) {
@@ -78,7 +79,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
                 continue;
             }
             if (!List.of("--nodes", "--trace", "--trace-column", "--trace-step", "--hours", "--speed", "--online-mean", "--policy", "--seed",
-                    "--report").contains(a)) {
+                    "--slo-config", "--report").contains(a)) {
                 throw new Usage("unknown argument '" + args[i] + "'");
             }
             if (value == null) {
@@ -97,13 +98,14 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
                 case "--online-mean" -> online = number(a, value, 1, 90);
                 case "--policy" -> policy = Policy.of(value);
                 case "--seed" -> seed = integer(a, value, Long.MIN_VALUE, Long.MAX_VALUE);
+                case "--slo-config" -> sloConfig = Path.of(value);
                 default -> report = Path.of(value);
             }
         }
         if (report != null) {
             reportFolder(report);
         }
-        return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, report, quiet);
+        return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, sloConfig, report, quiet);
     }
 
     /** The report's folder, made with its parents when missing (as {@code mkdir -p}); a file or an unwritable folder is refused. */

@@ -16,8 +16,9 @@ import io.colocation.simulator.model.host.HostStepper;
 import io.colocation.simulator.model.host.SimulatedCgroups;
 import io.colocation.simulator.model.host.SimulatedHost;
 import io.colocation.simulator.model.kube.BatchPodRuntime;
-import io.colocation.simulator.model.trace.LoadTrace;
-import io.colocation.simulator.model.trace.NodeLoadCurves;
+import io.colocation.simulator.model.trace.OnlineLoad;
+import io.colocation.simulator.model.trace.OnlineLoads;
+import io.colocation.simulator.model.trace.PerNodeTrace;
 import io.colocation.simulator.model.workload.BatchWorkload;
 import io.colocation.simulator.model.workload.OnlineWorkload;
 import io.colocation.simulator.model.workload.WorkloadModel;
@@ -103,18 +104,23 @@ public final class Simulation implements AutoCloseable {
     public RunReport run() throws Exception {
         long wallStart = System.nanoTime();
         boolean colocation = options.policy() != SimulateOptions.Policy.OFF;
-        LoadTrace trace = LoadTrace.load(options.trace(), options.traceColumn(), options.traceStepSeconds());
-        ClusterObjects.SloConfig sloConfig = ClusterObjects.sloConfig(home.resolve("conf"));
+        ClusterObjects.SloConfig sloConfig = sloConfig(options, home);
         double seconds = options.hours() * 3600;
-        NodeLoadCurves curves = new NodeLoadCurves(trace, options.nodes(), seconds, options.onlineMeanPercent() / 100, options.seed());
+        OnlineLoad curves = OnlineLoads.load(options.trace(), options.traceColumn(), options.traceStepSeconds(), options.nodes(), seconds,
+                options.onlineMeanPercent() / 100, options.seed());
         ScaledClock clock = new ScaledClock(System.currentTimeMillis(), options.speed(), java.time.Clock.systemUTC());
         // The plugin inside this JVM's ResourceManager reads the scaled clock from these, as the other parts do.
         System.setProperty(ScaledClock.SPEED_PROPERTY, Double.toString(clock.speed()));
         System.setProperty(ScaledClock.ORIGIN_PROPERTY, Long.toString(clock.originMillis()));
         RunProgress progress = new RunProgress(out, options.quiet());
-        progress.say("colocation simulate: " + options.nodes() + " nodes of " + NODE_CORES + " cores, " + trace.name() + " ("
-                + trace.column() + "), " + fmt(options.hours()) + " simulated hours at " + fmt(options.speed()) + "x, online mean "
-                + fmt(options.onlineMeanPercent()) + " %, policy " + options.policy().label() + ", seed " + options.seed());
+        progress.say("colocation simulate: " + options.nodes() + " nodes of " + NODE_CORES + " cores, " + curves.traceName() + " ("
+                + curves.traceColumn() + "), " + fmt(options.hours()) + " simulated hours at " + fmt(options.speed()) + "x, "
+                + (curves instanceof PerNodeTrace perNode ? "online load as measured on the file's " + perNode.fileNodes().size()
+                        + " node(s), simulated node i running the file's node i mod " + perNode.fileNodes().size()
+                        : "online mean " + fmt(options.onlineMeanPercent()) + " %") + ", policy " + options.policy().label() + ", seed "
+                + options.seed());
+        progress.say("slo-controller-config from " + sloConfig.source() + " (" + new java.util.TreeMap<>(ClusterObjects.TIME_SCALED)
+                + " simulated seconds: the clock is scaled)");
         try {
             LocalZooKeeper zk = new LocalZooKeeper();
             parts.push(zk);
@@ -267,12 +273,17 @@ public final class Simulation implements AutoCloseable {
             monitor.end();
             progress.done();
             double wall = (System.nanoTime() - wallStart) / 1e9;
-            return RunReport.of(options, trace, clock, sampler, workload, yarn, agents, lag, monitor.figures(), stepper,
+            return RunReport.of(options, curves, clock, sampler, workload, yarn, agents, lag, monitor.figures(), stepper,
                     control.get(false, "/metrics"), wall, (System.nanoTime() - nanosAtFrom) / 1e9, kubelets, sloConfig);
         } catch (PartFailedException e) {
             keepWork = true;
             throw e;
         }
+    }
+
+    /** The user's {@code --slo-config}, else the distribution's shipped ConfigMap. */
+    static ClusterObjects.SloConfig sloConfig(SimulateOptions options, Path home) throws io.colocation.api.InvalidInputException {
+        return options.sloConfig() == null ? ClusterObjects.shippedSloConfig(home.resolve("conf")) : ClusterObjects.sloConfig(options.sloConfig());
     }
 
     /**

@@ -75,6 +75,28 @@ class SimulateCommandTest {
         assertTrue(r.err.startsWith("colocation simulate: --report: cannot make the folder " + file.resolve("inside")), r.err);
     }
 
+    /** A user's slo-controller-config is checked as the broker and the koordlet check it, before anything starts. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "missing.yaml  | -                                                                    | does not exist",
+            "garbage.yaml  | '{{{ not yaml'                                                       | not a Kubernetes manifest",
+            "other.yaml    | 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\ndata: {a: b}\n' | holds no ConfigMap slo-controller-config",
+            "reclaim.yaml  | 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: slo-controller-config}\ndata:\n  colocation-config: "
+                    + "''{\"cpuReclaimThresholdPercent\": -5}''\n' | cpuReclaimThresholdPercent",
+            "json.yaml     | 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: slo-controller-config}\ndata:\n  colocation-config: ''{}''\n"
+                    + "  resource-threshold-config: ''{not json''\n' | resource-threshold-config",
+    })
+    void aSloConfigThatCannotBeUsedIsNamedAndNothingStarts(String file, String content, String message) throws Exception {
+        Path yaml = dir.resolve(file);
+        if (!content.equals("-")) {
+            Files.writeString(yaml, content.replace("\\n", "\n"));
+        }
+        Run r = run(new String[] {"--slo-config", yaml.toString()});
+        assertEquals(1, r.status, r.err);
+        assertTrue(r.err.startsWith("colocation simulate: ") && r.err.contains(file) && r.err.contains(message), r.err);
+        assertTrue(!r.err.contains("\tat ") && !r.err.contains("Exception"), "no stack trace: " + r.err);
+    }
+
     private record Run(int status, String err) {
     }
 

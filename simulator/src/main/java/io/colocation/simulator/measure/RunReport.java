@@ -9,7 +9,7 @@ import io.colocation.helpers.time.ScaledClock;
 import io.colocation.simulator.SimulateOptions;
 import io.colocation.simulator.Simulation;
 import io.colocation.simulator.model.host.HostStepper;
-import io.colocation.simulator.model.trace.LoadTrace;
+import io.colocation.simulator.model.trace.OnlineLoad;
 import io.colocation.simulator.model.workload.BatchWorkload;
 import io.colocation.simulator.real.ClusterObjects;
 import io.colocation.simulator.real.HostAgent;
@@ -44,19 +44,24 @@ public final class RunReport {
         this.title = title;
     }
 
-    public static RunReport of(SimulateOptions o, LoadTrace trace, ScaledClock clock, ClusterSampler sampler, BatchWorkload workload,
+    public static RunReport of(SimulateOptions o, OnlineLoad trace, ScaledClock clock, ClusterSampler sampler, BatchWorkload workload,
             SimulatedYarn yarn, List<HostAgent> agents, PublishLag lag, List<ProcessMonitor.Figures> processes, HostStepper stepper,
             String schedulerMetrics, double wallSeconds, double dayWallSeconds, SimulatedKubelets kubelets, ClusterObjects.SloConfig slo) {
         List<ClusterSampler.Sample> s = sampler.samples();
         ObjectNode root = JSON.createObjectNode();
         root.put("policy", o.policy().label());
         root.put("nodes", o.nodes());
-        root.put("trace", trace.name());
-        root.put("traceColumn", trace.column());
+        root.put("trace", trace.traceName());
+        root.put("traceColumn", trace.traceColumn());
         root.put("seed", o.seed());
         root.put("simulatedHours", round(s.stream().mapToDouble(ClusterSampler.Sample::seconds).sum() / 3600.0, 2));
         root.put("speed", o.speed());
-        root.put("onlineMeanTargetPercent", o.onlineMeanPercent());
+        if (trace instanceof io.colocation.simulator.model.trace.PerNodeTrace perNode) {
+            root.putNull("onlineMeanTargetPercent"); // the file's load as measured
+            root.put("traceNodes", perNode.fileNodes().size());
+        } else {
+            root.put("onlineMeanTargetPercent", o.onlineMeanPercent());
+        }
         root.put("wallSeconds", round(wallSeconds, 1));
         root.put("dayWallSeconds", round(dayWallSeconds, 1));
 
@@ -190,21 +195,17 @@ public final class RunReport {
         sim.put("kernelOomKills", sampler.oomKills());
         sim.put("colocationConfig", slo.colocation().replaceAll("\\s+", " "));
         sim.put("resourceThresholdConfig", slo.resourceThresholds().replaceAll("\\s+", " "));
+        sim.put("sloConfigSource", slo.source());
+        // the values in force: Koordinator's defaults under what the ConfigMap sets
         ObjectNode thresholds = root.putObject("thresholds");
-        try {
-            var colocation = JSON.readTree(slo.colocation());
-            var be = JSON.readTree(slo.resourceThresholds().isEmpty() ? "{}" : slo.resourceThresholds()).path("clusterStrategy");
-            thresholds.set("cpuReclaimThresholdPercent", colocation.path("cpuReclaimThresholdPercent"));
-            thresholds.set("memoryReclaimThresholdPercent", colocation.path("memoryReclaimThresholdPercent"));
-            thresholds.set("cpuSuppressThresholdPercent", be.path("cpuSuppressThresholdPercent"));
-            thresholds.set("memoryEvictThresholdPercent", be.path("memoryEvictThresholdPercent"));
-            thresholds.set("cpuEvictTimeWindowSeconds", be.path("cpuEvictTimeWindowSeconds"));
-        } catch (IOException e) {
-            thresholds.put("unreadable", e.getMessage());
-        }
+        thresholds.put("cpuReclaimThresholdPercent", slo.colocationCluster().cpuReclaimThresholdPercent());
+        thresholds.put("memoryReclaimThresholdPercent", slo.colocationCluster().memoryReclaimThresholdPercent());
+        thresholds.set("cpuSuppressThresholdPercent", slo.thresholdsCluster().path("cpuSuppressThresholdPercent"));
+        thresholds.set("memoryEvictThresholdPercent", slo.thresholdsCluster().path("memoryEvictThresholdPercent"));
+        thresholds.set("cpuEvictTimeWindowSeconds", slo.thresholdsCluster().path("cpuEvictTimeWindowSeconds"));
         ArrayNode examples = sim.putArray("overcommitExamples");
         sampler.overcommitExamples().forEach(examples::add);
-        return new RunReport(root, s, table(root), o.policy().label() + ", " + o.nodes() + " nodes, " + trace.name() + ", seed " + o.seed());
+        return new RunReport(root, s, table(root), o.policy().label() + ", " + o.nodes() + " nodes, " + trace.traceName() + ", seed " + o.seed());
     }
 
     private static String table(ObjectNode r) {

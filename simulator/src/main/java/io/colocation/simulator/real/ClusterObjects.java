@@ -2,10 +2,18 @@ package io.colocation.simulator.real;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.colocation.api.InvalidInputException;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.localclusters.process.PartFailedException;
+import io.colocation.model.config.ColocationConfigParser;
+import io.colocation.model.config.ColocationStrategy;
+import io.colocation.model.config.InvalidConfigException;
+import io.colocation.model.config.SloConfigKey;
+import io.colocation.model.config.SloConfigParser;
+import io.colocation.model.config.SloStrategies;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -19,7 +27,7 @@ import java.util.Map;
 /**
  * What a cluster admin applies before the parts start: the CRDs and priority classes from {@code conf/kubernetes/}, the
  * namespaces, and the {@code slo-controller-config} ConfigMap as {@code conf/kubernetes/slo-controller-config.yaml}
- * ships it, with the two periods of background traffic of {@link #TIME_SCALED} (the values are simulated seconds: every
+ * ships it or as the user's {@code --slo-config} file has it, with the two periods of background traffic of {@link #TIME_SCALED} (the values are simulated seconds: every
  * part reads the simulation's scaled clock).
  */
 public final class ClusterObjects {
@@ -31,52 +39,88 @@ public final class ClusterObjects {
      * safety refresh: every change is still written as it comes). Every report still carries the usage averaged over the
      * last 300 s, the traces' own resolution, and the koordlets' suppression acts on each host every step between reports.
      */
-    static final Map<String, Integer> TIME_SCALED = Map.of("metricReportIntervalSeconds", 300, "updateTimeThresholdSeconds", 3600);
+    public static final Map<String, Integer> TIME_SCALED = Map.of("metricReportIntervalSeconds", 300, "updateTimeThresholdSeconds", 3600);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The ConfigMap's data as the simulation applies it: key → JSON text. */
-    public record SloConfig(Map<String, String> data) {
+    /**
+     * The ConfigMap's data as the simulation applies it (key → JSON text), where it was read, and the cluster strategies
+     * of its two keys the report states (defaults laid under what the file sets, as the broker and the koordlet read them).
+     */
+    public record SloConfig(String source, Map<String, String> data, ColocationStrategy colocationCluster, ObjectNode thresholdsCluster) {
         public String colocation() {
             return data.get(KoordinatorKeys.COLOCATION_CONFIG_KEY);
         }
 
         public String resourceThresholds() {
-            return data.getOrDefault("resource-threshold-config", "");
+            return data.getOrDefault(SloConfigKey.RESOURCE_THRESHOLD.key(), "");
         }
     }
 
     private ClusterObjects() {
     }
 
-    /** The shipped ConfigMap's data with {@link #TIME_SCALED} laid over its colocation-config. */
-    public static SloConfig sloConfig(Path confDir) throws PartFailedException {
-        Path file = confDir.resolve(SHIPPED);
-        ConfigMap shipped = null;
+    /** The shipped {@code conf/kubernetes/slo-controller-config.yaml}, with {@link #TIME_SCALED} laid over its colocation-config. */
+    public static SloConfig shippedSloConfig(Path confDir) throws InvalidInputException {
+        return sloConfig(confDir.resolve(SHIPPED));
+    }
+
+    /**
+     * The ConfigMap {@code slo-controller-config} in {@code file} (YAML or JSON, one or several documents, or a List as
+     * {@code kubectl get -o yaml} writes it), with {@link #TIME_SCALED} laid over its colocation-config. Every key the
+     * broker and the koordlet read is checked as they check it; a problem names the file, the key and the value.
+     */
+    public static SloConfig sloConfig(Path file) throws InvalidInputException {
+        ConfigMap found = null;
+        if (!Files.isRegularFile(file)) {
+            throw new InvalidInputException("--slo-config: " + file + (Files.exists(file) ? " is not a regular file" : " does not exist"));
+        }
         try (InputStream in = Files.newInputStream(file)) {
             Object parsed = new KubernetesSerialization().unmarshal(in);
-            for (Object o : parsed instanceof List<?> documents ? documents : List.of(parsed)) {
-                if (o instanceof ConfigMap cm && KoordinatorKeys.SLO_CONFIGMAP_NAME.equals(cm.getMetadata().getName())) {
-                    shipped = cm;
+            List<?> objects = parsed instanceof List<?> documents ? documents
+                    : parsed instanceof KubernetesList list ? list.getItems() : java.util.Collections.singletonList(parsed);
+            for (Object o : objects) {
+                if (o instanceof ConfigMap cm && cm.getMetadata() != null && KoordinatorKeys.SLO_CONFIGMAP_NAME.equals(cm.getMetadata().getName())) {
+                    found = cm;
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw new PartFailedException("slo-controller-config", "cannot read " + file + ": " + e.getMessage(), null);
+            throw new InvalidInputException(file + ": not a Kubernetes manifest: " + firstLine(e.getMessage()));
         }
-        if (shipped == null || shipped.getData() == null || !shipped.getData().containsKey(KoordinatorKeys.COLOCATION_CONFIG_KEY)) {
-            throw new PartFailedException("slo-controller-config", file + " holds no ConfigMap " + KoordinatorKeys.SLO_CONFIGMAP_NAME
-                    + " with " + KoordinatorKeys.COLOCATION_CONFIG_KEY, null);
+        if (found == null || found.getData() == null || !found.getData().containsKey(KoordinatorKeys.COLOCATION_CONFIG_KEY)) {
+            throw new InvalidInputException(file + " holds no ConfigMap " + KoordinatorKeys.SLO_CONFIGMAP_NAME + " with "
+                    + KoordinatorKeys.COLOCATION_CONFIG_KEY);
         }
         Map<String, String> data = new LinkedHashMap<>();
-        shipped.getData().forEach((k, v) -> data.put(k, v.trim()));
+        found.getData().forEach((k, v) -> data.put(k, v == null ? "" : v.trim()));
+        String where = file + ", ConfigMap " + KoordinatorKeys.SLO_CONFIGMAP_NAME + ", key ";
+        ColocationStrategy colocation;
+        ObjectNode thresholds;
         try {
-            ObjectNode colocation = (ObjectNode) JSON.readTree(data.get(KoordinatorKeys.COLOCATION_CONFIG_KEY));
-            TIME_SCALED.forEach(colocation::put);
-            data.put(KoordinatorKeys.COLOCATION_CONFIG_KEY, JSON.writeValueAsString(colocation));
-        } catch (IOException | ClassCastException e) {
-            throw new PartFailedException("slo-controller-config", file + ": " + KoordinatorKeys.COLOCATION_CONFIG_KEY
-                    + " is not a JSON object: " + e.getMessage(), null);
+            colocation = ColocationConfigParser.parse(data.get(KoordinatorKeys.COLOCATION_CONFIG_KEY), where + KoordinatorKeys.COLOCATION_CONFIG_KEY)
+                    .cluster();
+            SloStrategies parsedThresholds = null;
+            for (SloConfigKey key : SloConfigKey.values()) {
+                SloStrategies strategies = SloConfigParser.parse(key, data.get(key.key()), where + key.key());
+                if (key == SloConfigKey.RESOURCE_THRESHOLD) {
+                    parsedThresholds = strategies;
+                }
+            }
+            thresholds = parsedThresholds.cluster();
+        } catch (InvalidConfigException e) {
+            throw new InvalidInputException(e.getMessage());
         }
-        return new SloConfig(Map.copyOf(data));
+        try {
+            ObjectNode scaled = (ObjectNode) JSON.readTree(data.get(KoordinatorKeys.COLOCATION_CONFIG_KEY));
+            TIME_SCALED.forEach(scaled::put);
+            data.put(KoordinatorKeys.COLOCATION_CONFIG_KEY, JSON.writeValueAsString(scaled));
+        } catch (IOException | ClassCastException e) {
+            throw new InvalidInputException(where + KoordinatorKeys.COLOCATION_CONFIG_KEY + " is not a JSON object: " + e.getMessage());
+        }
+        return new SloConfig(file.toString(), Map.copyOf(data), colocation, thresholds);
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "unreadable" : message.lines().findFirst().orElse("");
     }
 
     public static void apply(KubernetesClient client, Path confDir, List<String> namespaces, SloConfig config) throws PartFailedException {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.colocation.localclusters.process.PartFailedException;
+import io.colocation.api.InvalidInputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ class ClusterObjectsTest {
 
     @Test
     void theShippedConfigMapWithOnlyTheTimeScaledPeriodsChanged() throws Exception {
-        ClusterObjects.SloConfig slo = ClusterObjects.sloConfig(CONF);
+        ClusterObjects.SloConfig slo = ClusterObjects.shippedSloConfig(CONF);
         JsonNode colocation = JSON.readTree(slo.colocation());
         assertEquals(300, colocation.path("metricReportIntervalSeconds").asInt());
         assertEquals(3600, colocation.path("updateTimeThresholdSeconds").asInt());
@@ -43,16 +43,43 @@ class ClusterObjectsTest {
         assertTrue(be.path("enable").asBoolean());
         assertEquals(85, be.path("cpuSuppressThresholdPercent").asInt());
         assertEquals(75, colocation.path("cpuReclaimThresholdPercent").asInt());
+        assertEquals(75L, slo.colocationCluster().cpuReclaimThresholdPercent());
+        assertEquals(300, slo.thresholdsCluster().path("cpuEvictTimeWindowSeconds").asInt());
+    }
+
+    /** A user's ConfigMap as {@code kubectl get -o yaml} writes a list: Koordinator's defaults under what it sets. */
+    @Test
+    void aUsersConfigMapFromKubectlWithKoordinatorsDefaultsUnderIt(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("mine.yaml"), """
+                apiVersion: v1
+                kind: List
+                items:
+                - apiVersion: v1
+                  kind: ConfigMap
+                  metadata: {name: slo-controller-config, namespace: koordinator-system}
+                  data:
+                    colocation-config: '{"enable": true, "cpuReclaimThresholdPercent": 70}'
+                    resource-threshold-config: '{"clusterStrategy": {"enable": true, "cpuSuppressThresholdPercent": 80}}'
+                """);
+        ClusterObjects.SloConfig slo = ClusterObjects.sloConfig(file);
+        assertEquals(file.toString(), slo.source());
+        assertEquals(70L, slo.colocationCluster().cpuReclaimThresholdPercent());
+        assertEquals(65L, slo.colocationCluster().memoryReclaimThresholdPercent(), "Koordinator's default");
+        assertEquals(80, slo.thresholdsCluster().path("cpuSuppressThresholdPercent").asInt());
+        assertEquals(70, slo.thresholdsCluster().path("memoryEvictThresholdPercent").asInt(), "Koordinator's default");
+        JsonNode applied = JSON.readTree(slo.colocation());
+        assertEquals(300, applied.path("metricReportIntervalSeconds").asInt(), "scaled for the clock as the shipped one is");
+        assertEquals(70, applied.path("cpuReclaimThresholdPercent").asInt());
     }
 
     @Test
     void aConfigurationWithoutTheConfigMapIsOneLineNamingTheFile(@TempDir Path dir) throws Exception {
         Files.createDirectories(dir.resolve("kubernetes"));
         Files.writeString(dir.resolve(ClusterObjects.SHIPPED), "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n");
-        PartFailedException e = assertThrows(PartFailedException.class, () -> ClusterObjects.sloConfig(dir));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> ClusterObjects.shippedSloConfig(dir));
         assertTrue(e.getMessage().contains("slo-controller-config.yaml") && e.getMessage().contains("no ConfigMap"), e.getMessage());
         Files.delete(dir.resolve(ClusterObjects.SHIPPED));
-        e = assertThrows(PartFailedException.class, () -> ClusterObjects.sloConfig(dir));
-        assertTrue(e.getMessage().contains("cannot read"), e.getMessage());
+        e = assertThrows(InvalidInputException.class, () -> ClusterObjects.shippedSloConfig(dir));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
     }
 }

@@ -5,7 +5,7 @@ import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
 import io.colocation.koordlet.collect.UsageSource;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppress;
-import io.colocation.simulator.model.trace.NodeLoadCurves;
+import io.colocation.simulator.model.trace.OnlineLoad;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -41,7 +41,7 @@ public final class SimulatedHost implements UsageSource {
     private final long memory;
     private final double systemCores;
     private final long systemMemory;
-    private final NodeLoadCurves curves;
+    private final OnlineLoad curves;
     /** Where the node's load curve starts (simulated ms); moved to the start of the measured day by {@link #startDay}. */
     private volatile long startMillis;
     private final SimulatedCgroups cgroups;
@@ -52,12 +52,14 @@ public final class SimulatedHost implements UsageSource {
     private long lastMillis;
     private double lastOnline;
     private double lastSystem;
+    /** The online pods' memory in use at the last step, as a multiple of what each was given (its mean). */
+    private double lastMemoryFactor = 1;
     private long shortSinceMillis = -1;
     /** Since when online work has been short while the BE tier was above its floor (the suppression late); -1: not. */
     private long lateSinceMillis = -1;
     private long shortLoggedMillis = Long.MIN_VALUE / 2;
 
-    public SimulatedHost(int index, String name, double cores, long memory, double systemCores, long systemMemory, NodeLoadCurves curves,
+    public SimulatedHost(int index, String name, double cores, long memory, double systemCores, long systemMemory, OnlineLoad curves,
             long startMillis, SimulatedCgroups cgroups, Listener listener) {
         this.index = index;
         this.name = name;
@@ -123,6 +125,7 @@ public final class SimulatedHost implements UsageSource {
             }
             double seconds = (lastMillis + nowMillis) / 2000.0 - startMillis / 1000.0;
             double onlineDemand = curves.onlineCores(index, seconds, cores);
+            lastMemoryFactor = curves.memoryFactor(index, seconds);
             BatchTask[] running = tasks.values().toArray(new BatchTask[0]);
             double[] demand = new double[running.length];
             for (int i = 0; i < running.length; i++) {
@@ -201,9 +204,13 @@ public final class SimulatedHost implements UsageSource {
     private long onlineMemory() {
         long m = 0;
         for (OnlinePod p : online.values()) {
-            m += p.memoryBytes();
+            m += memoryInUse(p);
         }
         return m;
+    }
+
+    private long memoryInUse(OnlinePod p) {
+        return Math.round(p.memoryBytes() * lastMemoryFactor);
     }
 
     /** What the last step used, as the koordlet's collector would read it from the kernel. */
@@ -214,7 +221,7 @@ public final class SimulatedHost implements UsageSource {
         long nodeMemory = systemMemory;
         for (OnlinePod p : online.values()) {
             node += lastOnline * p.share();
-            nodeMemory += p.memoryBytes();
+            nodeMemory += memoryInUse(p);
         }
         Map<String, Usage> yarn = new HashMap<>();
         for (BatchTask t : tasks.values()) {
@@ -227,7 +234,7 @@ public final class SimulatedHost implements UsageSource {
         for (CollectTargets.PodTarget target : targets.pods()) {
             OnlinePod p = online.get(target.uid());
             if (p != null) {
-                pods.put(p.uid(), new Usage(lastOnline * p.share(), p.memoryBytes()));
+                pods.put(p.uid(), new Usage(lastOnline * p.share(), memoryInUse(p)));
                 continue;
             }
             BatchTask t = tasks.get(target.uid());

@@ -64,6 +64,20 @@ public final class LoadTrace {
                 throw new InvalidInputException("--trace " + trace + ": cannot be read: " + e.getMessage());
             }
         }
+        try (InputStream in = Files.newInputStream(csvFile(trace, MAX_BYTES))) {
+            return parse(trace, in, column, stepSeconds);
+        } catch (IOException e) {
+            throw new InvalidInputException(trace + ": cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** Whether {@code trace} names one of the traces that ship with the distribution. */
+    public static boolean isNamed(String trace) {
+        return NAMED.containsKey(trace);
+    }
+
+    /** The CSV file {@code trace} names, refused in one line when it is missing, not a regular file or larger than {@code maxBytes}. */
+    static Path csvFile(String trace, long maxBytes) throws InvalidInputException {
         Path file = Path.of(trace);
         if (!trace.toLowerCase(Locale.ROOT).endsWith(".csv") && !Files.exists(file)) {
             throw new InvalidInputException("--trace: '" + trace + "' is neither " + String.join(" nor ", NAMED.keySet().stream().sorted()
@@ -77,12 +91,10 @@ public final class LoadTrace {
                 throw new InvalidInputException(trace + ": not a regular file (" + (Files.isDirectory(file) ? "a directory"
                         : "a device, a FIFO or a socket") + "); give a CSV file");
             }
-            if (Files.size(file) > MAX_BYTES) {
-                throw new InvalidInputException(trace + ": larger than 64 MiB; give a load curve, not a raw trace");
+            if (Files.size(file) > maxBytes) {
+                throw new InvalidInputException(trace + ": larger than " + (maxBytes >> 20) + " MiB; give a load curve, not a raw trace");
             }
-            try (InputStream in = Files.newInputStream(file)) {
-                return parse(trace, in, column, stepSeconds);
-            }
+            return file;
         } catch (IOException e) {
             throw new InvalidInputException(trace + ": cannot be read: " + e.getMessage());
         }

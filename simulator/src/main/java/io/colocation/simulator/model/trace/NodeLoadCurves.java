@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * (correlation {@value #NOISE_RHO} from one minute to the next, σ {@value #NOISE_SIGMA}), interpolated between minutes.
  * Demand is kept within [1 %, 100 %] of capacity.
  */
-public final class NodeLoadCurves {
+public final class NodeLoadCurves implements OnlineLoad {
     static final double SCALE_SIGMA = 0.35;
     static final double SCALE_MIN = 0.4;
     static final double SCALE_MAX = 1.8;
@@ -76,16 +76,37 @@ public final class NodeLoadCurves {
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
     }
 
-    /** The node's online CPU demand in cores, {@code seconds} into the run, on a node of {@code capacityCores}. */
+    @Override
+    public String traceName() {
+        return trace.name();
+    }
+
+    @Override
+    public String traceColumn() {
+        return trace.column();
+    }
+
+    @Override
     public double onlineCores(int node, double seconds, double capacityCores) {
         double shape = trace.at(seconds + phase[node]) / traceMean[node];
         double demand = meanFraction * capacityCores * scale[node] * shape * (1 + noise(node, seconds));
         return Math.min(capacityCores, Math.max(0.01 * capacityCores, demand));
     }
 
-    /** The node's mean online demand over the run, in cores: what its online pods' requests are sized from. */
+    @Override
     public double meanOnlineCores(int node, double capacityCores) {
         return meanFraction * capacityCores * scale[node];
+    }
+
+    /** A cluster curve says nothing of memory: each node's online pods hold what they were given. */
+    @Override
+    public double memoryFactor(int node, double seconds) {
+        return 1;
+    }
+
+    @Override
+    public double meanMemoryShare(int node) {
+        return Double.NaN;
     }
 
     private double noise(int node, double seconds) {

@@ -3,6 +3,7 @@ package io.colocation.simulator.model.workload;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.simulator.model.host.SimulatedHost;
 import io.colocation.simulator.model.trace.NodeLoadCurves;
+import io.colocation.simulator.model.trace.OnlineLoad;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -28,14 +29,14 @@ public final class OnlineWorkload {
     }
 
     /** Creates every node's online pods (in parallel on {@code pool}) and gives each host its pods. */
-    public static int create(KubernetesClient client, List<SimulatedHost> hosts, NodeLoadCurves curves, long seed, ExecutorService pool)
+    public static int create(KubernetesClient client, List<SimulatedHost> hosts, OnlineLoad curves, long seed, ExecutorService pool)
             throws Exception {
         List<Future<?>> done = new ArrayList<>();
         for (SimulatedHost host : hosts) {
             done.add(pool.submit(() -> {
                 double mean = curves.meanOnlineCores(host.index(), host.cores());
                 List<WorkloadModel.OnlinePodShape> shapes = WorkloadModel.onlinePods(NodeLoadCurves.random(seed + 99, host.index()), mean,
-                        host.memory());
+                        host.memory(), curves.meanMemoryShare(host.index()));
                 long requested = shapes.stream().mapToLong(WorkloadModel.OnlinePodShape::cpuRequestMilli).sum();
                 double fit = Math.min(1, MAX_REQUESTED * host.cores() * 1000 / requested);
                 for (int j = 0; j < shapes.size(); j++) {

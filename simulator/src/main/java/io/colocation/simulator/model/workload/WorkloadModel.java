@@ -49,20 +49,24 @@ public final class WorkloadModel {
         this.random = new SplittableRandom(seed * 31 + 7);
     }
 
-    /** The online pods of a node whose online demand averages {@code meanCores}, on a node of {@code memory} bytes. */
-    public static List<OnlinePodShape> onlinePods(SplittableRandom r, double meanCores, long memory) {
+    /**
+     * The online pods of a node whose online demand averages {@code meanCores}, on a node of {@code memory} bytes; together
+     * they hold {@code memoryShare} of it (NaN: 20–30 %).
+     */
+    public static List<OnlinePodShape> onlinePods(SplittableRandom r, double meanCores, long memory, double memoryShare) {
         double[] w = new double[ONLINE_PODS_PER_NODE];
         double sum = 0;
         for (int i = 0; i < w.length; i++) {
             w[i] = 0.5 + r.nextDouble();
             sum += w[i];
         }
-        double memoryShare = 0.20 + 0.10 * r.nextDouble();
+        double drawn = 0.20 + 0.10 * r.nextDouble(); // drawn either way: the same seed gives the same pods
+        double held = Double.isNaN(memoryShare) ? drawn : memoryShare;
         List<OnlinePodShape> out = new ArrayList<>();
         for (double wi : w) {
             double share = wi / sum;
             long request = Math.max(100, Math.round(meanCores * share * ONLINE_REQUEST_FACTOR * 1000));
-            long memUse = Math.round(memory * memoryShare * share);
+            long memUse = Math.round(memory * held * share);
             out.add(new OnlinePodShape(share, request, memUse, Math.round(memUse * ONLINE_MEMORY_REQUEST_FACTOR)));
         }
         return out;
