@@ -7,11 +7,14 @@ import io.colocation.api.InvalidInputException;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.simulator.measure.RunReport;
 import io.colocation.simulator.real.ClusterObjects;
+import io.colocation.simulator.sweep.Sweep;
+import io.colocation.simulator.sweep.SweepSpec;
 import io.colocation.simulator.model.trace.OnlineLoads;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +47,11 @@ public final class SimulateCommand {
               --slo-config FILE    your own slo-controller-config ConfigMap (YAML or JSON, as kubectl get -o yaml
                                    writes it) instead of the shipped conf/kubernetes/slo-controller-config.yaml; its
                                    two report periods are scaled as the shipped one's are (docs/simulator.md)
+              --sweep KEY=FROM..TO:STEP
+                                   one run per value of a threshold (for example cpuReclaimThresholdPercent=60..80:5; at
+                                   most 20 runs): a table of cluster CPU against evictions + preemptions per 1,000
+                                   tasks, the frontier marked; with --report, each run in DIR/KEY=VALUE, and sweep.csv
+                                   and sweep.svg in DIR
               --report DIR         also write summary.json, report.txt, samples.csv and cpu.svg into DIR (made if missing)
               --quiet              no progress line
 
@@ -144,10 +152,53 @@ public final class SimulateCommand {
             err.println("colocation simulate: no bin/colocation under " + home.toAbsolutePath() + " (run it from the distribution)");
             return 2;
         }
+        ClusterObjects.SloConfig base;
+        List<ClusterObjects.SloConfig> configs = new ArrayList<>();
+        SweepSpec spec = options.sweep();
+        try {
+            base = options.sloConfig() == null ? ClusterObjects.shippedSloConfig(home.resolve("conf")) : ClusterObjects.sloConfig(options.sloConfig());
+            // every value of a sweep is checked by the same rules before the first run starts
+            for (long value : spec == null ? List.<Long>of() : spec.values()) {
+                configs.add(ClusterObjects.withThreshold(base, spec.configMapKey(), spec.key(), value));
+            }
+        } catch (InvalidInputException e) {
+            err.println("colocation simulate: " + e.getMessage());
+            return 1;
+        }
         java.util.logging.LogManager.getLogManager().reset();
         for (java.util.logging.Logger l : QUIET) {
             l.setLevel(java.util.logging.Level.SEVERE);
         }
+        if (spec == null) {
+            return simulate(options, base, home, options.report(), out, err, report -> { });
+        }
+        Sweep sweep = new Sweep(spec);
+        for (int i = 0; i < configs.size(); i++) {
+            long value = spec.values().get(i);
+            out.println("sweep, run " + (i + 1) + " of " + configs.size() + ": " + spec.run(value));
+            Path dir = options.report() == null ? null : options.report().resolve(spec.run(value));
+            int status = simulate(options, configs.get(i), home, dir, out, err, report -> sweep.add(value, report.summary()));
+            if (status != 0) {
+                return status;
+            }
+        }
+        out.println();
+        out.print(sweep.table());
+        if (options.report() != null) {
+            try {
+                sweep.write(options.report());
+            } catch (IOException e) {
+                err.println("colocation simulate: cannot write the sweep into " + options.report() + ": " + e.getMessage());
+                return 1;
+            }
+            out.println("sweep: " + options.report().resolve("sweep.csv") + ", " + options.report().resolve("sweep.svg"));
+        }
+        return 0;
+    }
+
+    /** One run with {@code slo}; its report into {@code reportDir} (made) when not null, then given to {@code done}. */
+    private static int simulate(SimulateOptions options, ClusterObjects.SloConfig slo, Path home, Path reportDir, PrintStream out,
+            PrintStream err, java.util.function.Consumer<RunReport> done) {
         Path work;
         try {
             work = Files.createTempDirectory("colocation-simulate-");
@@ -156,7 +207,7 @@ public final class SimulateCommand {
             err.println("colocation simulate: cannot create a work directory: " + e.getMessage());
             return 1;
         }
-        Simulation simulation = new Simulation(options, home, work, out);
+        Simulation simulation = new Simulation(options, slo, home, work, out);
         Thread hook = new Thread(() -> {
             out.println("\nstopping every part");
             simulation.close();
@@ -166,10 +217,11 @@ public final class SimulateCommand {
             RunReport report = simulation.run();
             out.println();
             out.print(report.table());
-            if (options.report() != null) {
-                report.write(options.report());
-                out.println("report: " + options.report().resolve("summary.json") + ", " + options.report().resolve("cpu.svg"));
+            if (reportDir != null) {
+                report.write(Files.createDirectories(reportDir));
+                out.println("report: " + reportDir.resolve("summary.json") + ", " + reportDir.resolve("cpu.svg"));
             }
+            done.accept(report);
             return 0;
         } catch (PartFailedException | InvalidInputException e) {
             simulation.keepLogs();

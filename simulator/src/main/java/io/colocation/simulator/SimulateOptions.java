@@ -1,5 +1,6 @@
 package io.colocation.simulator;
 
+import io.colocation.simulator.sweep.SweepSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +8,7 @@ import java.util.List;
 
 /** What {@code colocation simulate} was asked for; {@link #parse} refuses what makes no sense with one line. */
 public record SimulateOptions(int nodes, String trace, String traceColumn, double traceStepSeconds, double hours, double speed,
-        double onlineMeanPercent, Policy policy, long seed, Path sloConfig, Path report, boolean quiet) {
+        double onlineMeanPercent, Policy policy, long seed, Path sloConfig, SweepSpec sweep, Path report, boolean quiet) {
 
     public enum Policy {
         PARTITIONED("partitioned"), SHARED("shared"), OFF("off");
@@ -37,7 +38,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
 
     public static final String USAGE_LINE = "usage: colocation simulate [--nodes N] [--trace alibaba2018|azure2019|FILE.csv] "
             + "[--trace-column NAME] [--trace-step SECONDS] [--hours H] [--speed X] [--online-mean PERCENT] "
-            + "[--policy partitioned|shared|off] [--seed S] [--slo-config FILE] [--report DIR] [--quiet]";
+            + "[--policy partitioned|shared|off] [--seed S] [--slo-config FILE] [--sweep KEY=FROM..TO:STEP] [--report DIR] [--quiet]";
 
     /** Wrong usage, said in one line. */
     public static final class Usage extends Exception {
@@ -49,7 +50,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
     }
 
     public static SimulateOptions defaults() {
-        return new SimulateOptions(100, "alibaba2018", null, 300, 24, 60, 20, Policy.PARTITIONED, 1, null, null, false);
+        return new SimulateOptions(100, "alibaba2018", null, 300, 24, 60, 20, Policy.PARTITIONED, 1, null, null, null, false);
     }
 
     public static SimulateOptions parse(String[] args) throws Usage {
@@ -64,6 +65,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
         Policy policy = d.policy;
         long seed = d.seed;
         Path sloConfig = null;
+        SweepSpec sweep = null;
         Path report = null;
         boolean quiet = false;
         for (int i = 0; i < args.length; i++) {
@@ -79,7 +81,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
                 continue;
             }
             if (!List.of("--nodes", "--trace", "--trace-column", "--trace-step", "--hours", "--speed", "--online-mean", "--policy", "--seed",
-                    "--slo-config", "--report").contains(a)) {
+                    "--slo-config", "--sweep", "--report").contains(a)) {
                 throw new Usage("unknown argument '" + args[i] + "'");
             }
             if (value == null) {
@@ -99,13 +101,17 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
                 case "--policy" -> policy = Policy.of(value);
                 case "--seed" -> seed = integer(a, value, Long.MIN_VALUE, Long.MAX_VALUE);
                 case "--slo-config" -> sloConfig = Path.of(value);
+                case "--sweep" -> sweep = sweep(value);
                 default -> report = Path.of(value);
             }
+        }
+        if (sweep != null && policy == Policy.OFF) {
+            throw new Usage("--sweep varies a colocation threshold: --policy off runs online work alone, with nothing to vary");
         }
         if (report != null) {
             reportFolder(report);
         }
-        return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, sloConfig, report, quiet);
+        return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, sloConfig, sweep, report, quiet);
     }
 
     /** The report's folder, made with its parents when missing (as {@code mkdir -p}); a file or an unwritable folder is refused. */
@@ -120,6 +126,14 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
         }
         if (!Files.isWritable(dir)) {
             throw new Usage("--report: " + dir + " is not writable");
+        }
+    }
+
+    private static SweepSpec sweep(String value) throws Usage {
+        try {
+            return SweepSpec.parse(value);
+        } catch (SweepSpec.Invalid e) {
+            throw new Usage(e.getMessage());
         }
     }
 

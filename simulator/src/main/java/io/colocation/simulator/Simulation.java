@@ -73,14 +73,17 @@ public final class Simulation implements AutoCloseable {
     static final Duration WARM_UP_LIMIT = Duration.ofMinutes(10);
 
     private final SimulateOptions options;
+    private final ClusterObjects.SloConfig sloConfig;
     private final Path home;
     private final Path work;
     private final PrintStream out;
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private boolean keepWork;
 
-    public Simulation(SimulateOptions options, Path home, Path work, PrintStream out) {
+    /** @param sloConfig the slo-controller-config the run applies (the shipped one, the user's, or a sweep's value) */
+    public Simulation(SimulateOptions options, ClusterObjects.SloConfig sloConfig, Path home, Path work, PrintStream out) {
         this.options = options;
+        this.sloConfig = sloConfig;
         this.home = home;
         this.work = work;
         this.out = out;
@@ -104,7 +107,6 @@ public final class Simulation implements AutoCloseable {
     public RunReport run() throws Exception {
         long wallStart = System.nanoTime();
         boolean colocation = options.policy() != SimulateOptions.Policy.OFF;
-        ClusterObjects.SloConfig sloConfig = sloConfig(options, home);
         double seconds = options.hours() * 3600;
         OnlineLoad curves = OnlineLoads.load(options.trace(), options.traceColumn(), options.traceStepSeconds(), options.nodes(), seconds,
                 options.onlineMeanPercent() / 100, options.seed());
@@ -279,11 +281,6 @@ public final class Simulation implements AutoCloseable {
             keepWork = true;
             throw e;
         }
-    }
-
-    /** The user's {@code --slo-config}, else the distribution's shipped ConfigMap. */
-    static ClusterObjects.SloConfig sloConfig(SimulateOptions options, Path home) throws io.colocation.api.InvalidInputException {
-        return options.sloConfig() == null ? ClusterObjects.shippedSloConfig(home.resolve("conf")) : ClusterObjects.sloConfig(options.sloConfig());
     }
 
     /**

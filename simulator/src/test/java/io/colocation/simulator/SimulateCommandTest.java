@@ -32,6 +32,8 @@ class SimulateCommandTest {
             "--colour blue               | 2 | unknown argument '--colour'",
             "--trace /no/such/trace.csv  | 1 | /no/such/trace.csv",
             "--trace google2011          | 1 | google2011",
+            "--sweep cpuReclaimThresholdPercent=60..80 | 2 | --sweep must be KEY=FROM..TO:STEP",
+            "--sweep cpuReclaimThresholdPercent=60..80:5 --policy off | 2 | --sweep varies a colocation threshold",
     })
     void badInputIsOneLineNamingIt(String args, int exit, String message) {
         Run r = run(args.trim().split("\\s+"));

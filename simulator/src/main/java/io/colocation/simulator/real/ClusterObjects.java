@@ -72,7 +72,7 @@ public final class ClusterObjects {
     public static SloConfig sloConfig(Path file) throws InvalidInputException {
         ConfigMap found = null;
         if (!Files.isRegularFile(file)) {
-            throw new InvalidInputException("--slo-config: " + file + (Files.exists(file) ? " is not a regular file" : " does not exist"));
+            throw new InvalidInputException(file + (Files.exists(file) ? " is not a regular file" : " does not exist"));
         }
         try (InputStream in = Files.newInputStream(file)) {
             Object parsed = new KubernetesSerialization().unmarshal(in);
@@ -92,31 +92,60 @@ public final class ClusterObjects {
         }
         Map<String, String> data = new LinkedHashMap<>();
         found.getData().forEach((k, v) -> data.put(k, v == null ? "" : v.trim()));
-        String where = file + ", ConfigMap " + KoordinatorKeys.SLO_CONFIGMAP_NAME + ", key ";
+        return checked(file.toString(), file + ", ConfigMap " + KoordinatorKeys.SLO_CONFIGMAP_NAME + ", key ", data);
+    }
+
+    /**
+     * {@code data} checked as the broker and the koordlet check it, with {@link #TIME_SCALED} laid over its
+     * colocation-config; {@code where} + a key names a problem's place.
+     */
+    private static SloConfig checked(String source, String where, Map<String, String> given) throws InvalidInputException {
+        Map<String, String> data = new LinkedHashMap<>(given);
         ColocationStrategy colocation;
-        ObjectNode thresholds;
+        ObjectNode thresholds = null;
         try {
             colocation = ColocationConfigParser.parse(data.get(KoordinatorKeys.COLOCATION_CONFIG_KEY), where + KoordinatorKeys.COLOCATION_CONFIG_KEY)
                     .cluster();
-            SloStrategies parsedThresholds = null;
             for (SloConfigKey key : SloConfigKey.values()) {
                 SloStrategies strategies = SloConfigParser.parse(key, data.get(key.key()), where + key.key());
                 if (key == SloConfigKey.RESOURCE_THRESHOLD) {
-                    parsedThresholds = strategies;
+                    thresholds = strategies.cluster();
                 }
             }
-            thresholds = parsedThresholds.cluster();
         } catch (InvalidConfigException e) {
             throw new InvalidInputException(e.getMessage());
         }
+        data.put(KoordinatorKeys.COLOCATION_CONFIG_KEY, timeScaled(object(data.get(KoordinatorKeys.COLOCATION_CONFIG_KEY))).toString());
+        return new SloConfig(source, Map.copyOf(data), colocation, thresholds);
+    }
+
+    /** The key's JSON object; an absent key is an empty one (the parsers above have refused anything else). */
+    private static ObjectNode object(String json) throws InvalidInputException {
         try {
-            ObjectNode scaled = (ObjectNode) JSON.readTree(data.get(KoordinatorKeys.COLOCATION_CONFIG_KEY));
-            TIME_SCALED.forEach(scaled::put);
-            data.put(KoordinatorKeys.COLOCATION_CONFIG_KEY, JSON.writeValueAsString(scaled));
+            return json == null || json.isBlank() ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(json);
         } catch (IOException | ClassCastException e) {
-            throw new InvalidInputException(where + KoordinatorKeys.COLOCATION_CONFIG_KEY + " is not a JSON object: " + e.getMessage());
+            throw new InvalidInputException("not a JSON object: " + e.getMessage());
         }
-        return new SloConfig(file.toString(), Map.copyOf(data), colocation, thresholds);
+    }
+
+    private static ObjectNode timeScaled(ObjectNode colocation) {
+        TIME_SCALED.forEach(colocation::put);
+        return colocation;
+    }
+
+    /**
+     * This configuration with one threshold set to {@code value}: {@code field} at the top of colocation-config, or in
+     * resource-threshold-config's clusterStrategy; checked again, so a value the rules refuse is one line.
+     */
+    public static SloConfig withThreshold(SloConfig config, String configMapKey, String field, long value) throws InvalidInputException {
+        Map<String, String> data = new LinkedHashMap<>(config.data());
+        ObjectNode holder = object(data.get(configMapKey));
+        ObjectNode target = configMapKey.equals(KoordinatorKeys.COLOCATION_CONFIG_KEY) ? holder
+                : holder.has("clusterStrategy") && holder.get("clusterStrategy").isObject() ? (ObjectNode) holder.get("clusterStrategy")
+                : holder.putObject("clusterStrategy");
+        target.put(field, value);
+        data.put(configMapKey, holder.toString());
+        return checked(config.source() + " with " + field + "=" + value, config.source() + " with " + field + "=" + value + ", key ", data);
     }
 
     private static String firstLine(String message) {

@@ -82,4 +82,21 @@ class ClusterObjectsTest {
         e = assertThrows(InvalidInputException.class, () -> ClusterObjects.shippedSloConfig(dir));
         assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
     }
+
+    /** A sweep's value, set where Koordinator reads it and checked by the same rules. */
+    @Test
+    void aThresholdIsSetWhereItLivesAndCheckedAgain() throws Exception {
+        ClusterObjects.SloConfig shipped = ClusterObjects.shippedSloConfig(CONF);
+        ClusterObjects.SloConfig reclaim = ClusterObjects.withThreshold(shipped, "colocation-config", "cpuReclaimThresholdPercent", 60);
+        assertEquals(60L, reclaim.colocationCluster().cpuReclaimThresholdPercent());
+        assertEquals(300, JSON.readTree(reclaim.colocation()).path("metricReportIntervalSeconds").asInt(), "still scaled");
+        assertEquals(85, reclaim.thresholdsCluster().path("cpuSuppressThresholdPercent").asInt(), "the rest as it was");
+        ClusterObjects.SloConfig suppress = ClusterObjects.withThreshold(shipped, "resource-threshold-config", "cpuSuppressThresholdPercent", 70);
+        assertEquals(70, suppress.thresholdsCluster().path("cpuSuppressThresholdPercent").asInt());
+        assertTrue(suppress.thresholdsCluster().path("enable").asBoolean());
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> ClusterObjects.withThreshold(shipped, "resource-threshold-config", "cpuSuppressThresholdPercent", 120));
+        assertTrue(e.getMessage().contains("with cpuSuppressThresholdPercent=120") && e.getMessage().contains("resource-threshold-config"),
+                e.getMessage());
+    }
 }
