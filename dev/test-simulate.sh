@@ -6,7 +6,8 @@
 # report and the picture, hold the invariants (0 overcommit samples under partitioned, no YARN shrink on its way to the
 # ResourceManager's scheduler for 30 wall seconds or more, Batch used by Kubernetes and by YARN, cluster CPU above the
 # baseline) and leave nothing behind (no process, no work directory, nothing in the directory
-# it was started from).
+# it was started from). The partitioned run reads its slo-controller-config from a file of its own (--slo-config, a
+# copy of the shipped one), as a user's run would.
 # Usage: dev/test-simulate.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,13 +16,16 @@ reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
 mkdir "$reports/cwd"
 before=$(find /tmp -maxdepth 1 -name 'colocation-simulate-*' -type d | wc -l)
+slo=$reports/my-slo-controller-config.yaml
+cp dist/target/colocation/conf/kubernetes/slo-controller-config.yaml "$slo"
 for policy in off partitioned; do
   mkdir "$reports/$policy"
   speed=120
-  [ "$policy" = off ] && speed=480
+  own=(--slo-config "$slo")
+  [ "$policy" = off ] && speed=480 && own=()
   status=0
   (cd "$reports/cwd" && SIMULATE_JVM_OPTS="-Xmx1500m -XX:+UseParallelGC" "$bin" simulate --nodes 20 --hours 2 --speed "$speed" \
-    --seed 7 --policy "$policy" --report "$reports/$policy" --quiet) || status=$?
+    --seed 7 --policy "$policy" "${own[@]}" --report "$reports/$policy" --quiet) || status=$?
   if [ "$status" -ne 0 ]; then
     echo "test-simulate: colocation simulate --policy $policy exited with $status" >&2
     exit 1
@@ -39,6 +43,7 @@ check() { # description, jq expression that must be true
     exit 1
   fi
 }
+check "the run read --slo-config" ".simulation.sloConfigSource == \"$slo\" and .thresholds.cpuReclaimThresholdPercent == 75"
 check "0 overcommit samples" '.overcommitSamples == 0 and .samples > 0'
 check "every published YARN shrink applied within 30 wall seconds" '.yarnShrinkPendingLongestMillis < 30000'
 check "Kubernetes used Batch" '.batch.kubernetesUsedMeanCores > 0 and .tasks.kubernetes.completed > 0'
