@@ -8,6 +8,7 @@ import io.colocation.kube.client.EventRecorder;
 import io.colocation.localclusters.kube.KubeApiServer;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.localclusters.zookeeper.LocalZooKeeper;
+import io.colocation.simulator.measure.ApiServerRequests;
 import io.colocation.simulator.measure.ClusterSampler;
 import io.colocation.simulator.measure.ProcessMonitor;
 import io.colocation.simulator.measure.PublishLag;
@@ -243,6 +244,7 @@ public final class Simulation implements AutoCloseable {
             agents.forEach(a -> a.host().startDay(from));
             long end = from + Math.round(seconds * 1000);
             monitor.begin();
+            ApiServerRequests.Counts requestsAtFrom = ApiServerRequests.read(client);
             long monitorNanos = System.nanoTime();
             long nextSample = from + SAMPLE_SECONDS * 1000L;
             long nextControl = from;
@@ -273,9 +275,10 @@ public final class Simulation implements AutoCloseable {
                 Thread.sleep(Math.max(1, clock.real(Math.min(1000, end - now))));
             }
             monitor.end();
+            ApiServerRequests.Counts requests = ApiServerRequests.read(client).since(requestsAtFrom);
             progress.done();
             double wall = (System.nanoTime() - wallStart) / 1e9;
-            return RunReport.of(options, curves, clock, sampler, workload, yarn, agents, lag, monitor.figures(), stepper,
+            return RunReport.of(options, curves, clock, sampler, workload, yarn, agents, lag, monitor.figures(), requests, stepper,
                     control.get(false, "/metrics"), wall, (System.nanoTime() - nanosAtFrom) / 1e9, kubelets, sloConfig);
         } catch (PartFailedException e) {
             keepWork = true;

@@ -45,7 +45,7 @@ public final class RunReport {
     }
 
     public static RunReport of(SimulateOptions o, OnlineLoad trace, ScaledClock clock, ClusterSampler sampler, BatchWorkload workload,
-            SimulatedYarn yarn, List<HostAgent> agents, PublishLag lag, List<ProcessMonitor.Figures> processes, HostStepper stepper,
+            SimulatedYarn yarn, List<HostAgent> agents, PublishLag lag, List<ProcessMonitor.Figures> processes, ApiServerRequests.Counts requests, HostStepper stepper,
             String schedulerMetrics, double wallSeconds, double dayWallSeconds, SimulatedKubelets kubelets, ClusterObjects.SloConfig slo) {
         List<ClusterSampler.Sample> s = sampler.samples();
         ObjectNode root = JSON.createObjectNode();
@@ -174,6 +174,7 @@ public final class RunReport {
         root.put("publishLagP99Millis", percentileLong(lags, 99));
         root.put("publishLagMaxMillis", lags.isEmpty() ? 0 : Collections.max(lags));
         root.put("schedulerAttemptP99Millis", round(SchedulerAttemptLatency.p99Millis(schedulerMetrics), 1));
+        controlPlane(root.putObject("controlPlane"), requests, processes, o.nodes(), o.hours());
         ArrayNode procs = root.putArray("processes");
         for (ProcessMonitor.Figures f : processes) {
             ObjectNode p = procs.addObject();
@@ -256,6 +257,11 @@ public final class RunReport {
         row(b, "publish lag p50 / p99 / max (wall ms)", r.path("publishLagP50Millis").asLong() + " / " + r.path("publishLagP99Millis").asLong()
                 + " / " + r.path("publishLagMaxMillis").asLong());
         row(b, "scheduler attempt p99 (wall ms)", fmt(r.path("schedulerAttemptP99Millis").asDouble()));
+        var cp = r.path("controlPlane");
+        row(b, "API requests / writes per node and simulated hour", fmt(cp.path("apiRequestsPerNodeHour").asDouble()) + " / "
+                + fmt(cp.path("apiWritesPerNodeHour").asDouble()));
+        row(b, "CPU ms per API request / per etcd write", String.format(Locale.ROOT, "%.2f / %.2f",
+                cp.path("kubeApiserverCpuMillisPerRequest").asDouble(), cp.path("etcdCpuMillisPerWrite").asDouble()));
         for (var p : r.path("processes")) {
             row(b, "  " + p.path("name").asText(), String.format(Locale.ROOT, "CPU %.2f cores, RSS %d MiB (max %d)", p.path("cpuCores").asDouble(),
                     p.path("rssMeanMiB").asLong(), p.path("rssMaxMiB").asLong()));
@@ -294,6 +300,30 @@ public final class RunReport {
         }
         Files.writeString(dir.resolve("samples.csv"), csv.toString());
         Files.writeString(dir.resolve("cpu.svg"), UtilisationChart.svg(samples, title));
+    }
+
+    /**
+     * What the day asked of the API server and etcd: requests by kind (the 10 most frequent), per node and simulated
+     * hour, and the CPU one request cost them (all their CPU counted against the requests; etcd's against the writes).
+     */
+    private static void controlPlane(ObjectNode cp, ApiServerRequests.Counts requests, List<ProcessMonitor.Figures> processes, int nodes,
+            double hours) {
+        double total = requests.totalRequests();
+        double writes = requests.writes();
+        cp.put("apiRequests", Math.round(total));
+        cp.put("apiWrites", Math.round(writes));
+        cp.put("apiRequestsPerNodeHour", round(total / nodes / hours, 1));
+        cp.put("apiWritesPerNodeHour", round(writes / nodes / hours, 1));
+        for (ProcessMonitor.Figures f : processes) {
+            if (f.name().equals("kube-apiserver") && total > 0) {
+                cp.put("kubeApiserverCpuMillisPerRequest", round(1000 * f.cpuSeconds() / total, 3));
+            } else if (f.name().equals("etcd") && writes > 0) {
+                cp.put("etcdCpuMillisPerWrite", round(1000 * f.cpuSeconds() / writes, 3));
+            }
+        }
+        ObjectNode byKind = cp.putObject("apiRequestsByKind");
+        requests.requests().entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(10)
+                .forEach(e -> byKind.put(e.getKey(), Math.round(e.getValue())));
     }
 
     /** The mean of {@code v} weighted by {@code w} (each sample by the seconds it measured). */
