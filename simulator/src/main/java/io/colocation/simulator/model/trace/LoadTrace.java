@@ -162,7 +162,8 @@ public final class LoadTrace {
         return new LoadTrace(source, names.get(index), stepSeconds, values);
     }
 
-    private static List<String> cells(String line) {
+    /** A CSV line's cells, trimmed, without their quotes. */
+    static List<String> cells(String line) {
         List<String> out = new ArrayList<>();
         for (String c : line.split(",", -1)) {
             String t = c.trim();

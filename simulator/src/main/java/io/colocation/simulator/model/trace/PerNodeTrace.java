@@ -11,7 +11,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -136,7 +135,7 @@ public final class PerNodeTrace implements OnlineLoad {
                 if (line.isBlank()) {
                     continue;
                 }
-                List<String> c = cells(line);
+                List<String> c = LoadTrace.cells(line);
                 if (c.size() != header.size()) {
                     throw new InvalidInputException(source + ": line " + lineNo + ": " + c.size() + " cells where the header has " + header.size());
                 }
@@ -257,20 +256,7 @@ public final class PerNodeTrace implements OnlineLoad {
 
     /** A header's names, matched whatever their case. */
     private static List<String> header(String line) {
-        return cells(line).stream().map(c -> c.toLowerCase(Locale.ROOT)).toList();
-    }
-
-    private static List<String> cells(String line) {
-        List<String> out = new ArrayList<>();
-        String l = line.startsWith("\uFEFF") ? line.substring(1) : line;
-        for (String c : l.split(",", -1)) {
-            String t = c.trim();
-            if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) {
-                t = t.substring(1, t.length() - 1);
-            }
-            out.add(t);
-        }
-        return out;
+        return LoadTrace.cells(line.startsWith("\uFEFF") ? line.substring(1) : line).stream().map(c -> c.toLowerCase(Locale.ROOT)).toList();
     }
 
     private static double medianGap(double[] time) {
