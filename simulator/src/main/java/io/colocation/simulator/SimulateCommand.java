@@ -6,10 +6,11 @@ import ch.qos.logback.core.joran.spi.JoranException;
 import io.colocation.api.InvalidInputException;
 import io.colocation.localclusters.process.PartFailedException;
 import io.colocation.simulator.measure.RunReport;
+import io.colocation.simulator.model.trace.OnlineLoad;
+import io.colocation.simulator.model.trace.OnlineLoads;
 import io.colocation.simulator.real.ClusterObjects;
 import io.colocation.simulator.sweep.Sweep;
 import io.colocation.simulator.sweep.SweepSpec;
-import io.colocation.simulator.model.trace.OnlineLoads;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -130,12 +131,15 @@ public final class SimulateCommand {
             err.println(SimulateOptions.USAGE_LINE);
             return 2;
         }
+        OnlineLoad load;
+        ClusterObjects.SloConfig own = null;
         try {
             // before anything starts: a trace that cannot be read is one line, nothing started
-            OnlineLoads.check(options.trace(), options.traceColumn(), options.traceStepSeconds());
+            load = OnlineLoads.load(options.trace(), options.traceColumn(), options.traceStepSeconds(), options.nodes(),
+                    options.hours() * 3600, options.onlineMeanPercent() / 100, options.seed());
             // and a configuration the broker or the koordlets would refuse
             if (options.sloConfig() != null) {
-                ClusterObjects.sloConfig(options.sloConfig());
+                own = ClusterObjects.sloConfig(options.sloConfig());
             }
         } catch (InvalidInputException e) {
             err.println("colocation simulate: " + e.getMessage());
@@ -156,7 +160,7 @@ public final class SimulateCommand {
         List<ClusterObjects.SloConfig> configs = new ArrayList<>();
         SweepSpec spec = options.sweep();
         try {
-            base = options.sloConfig() == null ? ClusterObjects.shippedSloConfig(home.resolve("conf")) : ClusterObjects.sloConfig(options.sloConfig());
+            base = own != null ? own : ClusterObjects.shippedSloConfig(home.resolve("conf"));
             // every value of a sweep is checked by the same rules before the first run starts
             for (long value : spec == null ? List.<Long>of() : spec.values()) {
                 configs.add(ClusterObjects.withThreshold(base, spec.configMapKey(), spec.key(), value));
@@ -170,14 +174,14 @@ public final class SimulateCommand {
             l.setLevel(java.util.logging.Level.SEVERE);
         }
         if (spec == null) {
-            return simulate(options, base, home, options.report(), out, err, report -> { });
+            return simulate(options, load, base, home, options.report(), out, err, report -> { });
         }
         Sweep sweep = new Sweep(spec);
         for (int i = 0; i < configs.size(); i++) {
             long value = spec.values().get(i);
             out.println("sweep, run " + (i + 1) + " of " + configs.size() + ": " + spec.run(value));
             Path dir = options.report() == null ? null : options.report().resolve(spec.run(value));
-            int status = simulate(options, configs.get(i), home, dir, out, err, report -> sweep.add(value, report.summary()));
+            int status = simulate(options, load, configs.get(i), home, dir, out, err, report -> sweep.add(value, report.summary()));
             if (status != 0) {
                 return status;
             }
@@ -197,7 +201,7 @@ public final class SimulateCommand {
     }
 
     /** One run with {@code slo}; its report into {@code reportDir} (made) when not null, then given to {@code done}. */
-    private static int simulate(SimulateOptions options, ClusterObjects.SloConfig slo, Path home, Path reportDir, PrintStream out,
+    private static int simulate(SimulateOptions options, OnlineLoad load, ClusterObjects.SloConfig slo, Path home, Path reportDir, PrintStream out,
             PrintStream err, java.util.function.Consumer<RunReport> done) {
         Path work;
         try {
@@ -207,7 +211,7 @@ public final class SimulateCommand {
             err.println("colocation simulate: cannot create a work directory: " + e.getMessage());
             return 1;
         }
-        Simulation simulation = new Simulation(options, slo, home, work, out);
+        Simulation simulation = new Simulation(options, load, slo, home, work, out);
         Thread hook = new Thread(() -> {
             out.println("\nstopping every part");
             simulation.close();

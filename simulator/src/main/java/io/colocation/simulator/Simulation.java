@@ -18,7 +18,6 @@ import io.colocation.simulator.model.host.SimulatedCgroups;
 import io.colocation.simulator.model.host.SimulatedHost;
 import io.colocation.simulator.model.kube.BatchPodRuntime;
 import io.colocation.simulator.model.trace.OnlineLoad;
-import io.colocation.simulator.model.trace.OnlineLoads;
 import io.colocation.simulator.model.trace.PerNodeTrace;
 import io.colocation.simulator.model.workload.BatchWorkload;
 import io.colocation.simulator.model.workload.OnlineWorkload;
@@ -74,6 +73,7 @@ public final class Simulation implements AutoCloseable {
     static final Duration WARM_UP_LIMIT = Duration.ofMinutes(10);
 
     private final SimulateOptions options;
+    private final OnlineLoad curves;
     private final ClusterObjects.SloConfig sloConfig;
     private final Path home;
     private final Path work;
@@ -81,9 +81,13 @@ public final class Simulation implements AutoCloseable {
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private boolean keepWork;
 
-    /** @param sloConfig the slo-controller-config the run applies (the shipped one, the user's, or a sweep's value) */
-    public Simulation(SimulateOptions options, ClusterObjects.SloConfig sloConfig, Path home, Path work, PrintStream out) {
+    /**
+     * @param curves    the online load of {@code options}' trace (read once by the command, the same for every run of a sweep)
+     * @param sloConfig the slo-controller-config the run applies (the shipped one, the user's, or a sweep's value)
+     */
+    public Simulation(SimulateOptions options, OnlineLoad curves, ClusterObjects.SloConfig sloConfig, Path home, Path work, PrintStream out) {
         this.options = options;
+        this.curves = curves;
         this.sloConfig = sloConfig;
         this.home = home;
         this.work = work;
@@ -109,8 +113,6 @@ public final class Simulation implements AutoCloseable {
         long wallStart = System.nanoTime();
         boolean colocation = options.policy() != SimulateOptions.Policy.OFF;
         double seconds = options.hours() * 3600;
-        OnlineLoad curves = OnlineLoads.load(options.trace(), options.traceColumn(), options.traceStepSeconds(), options.nodes(), seconds,
-                options.onlineMeanPercent() / 100, options.seed());
         ScaledClock clock = new ScaledClock(System.currentTimeMillis(), options.speed(), java.time.Clock.systemUTC());
         // The plugin inside this JVM's ResourceManager reads the scaled clock from these, as the other parts do.
         System.setProperty(ScaledClock.SPEED_PROPERTY, Double.toString(clock.speed()));

@@ -23,16 +23,6 @@ public final class OnlineLoads {
         return new NodeLoadCurves(LoadTrace.load(trace, column, stepSeconds), nodes, seconds, meanFraction, seed);
     }
 
-    /** Reads the trace as {@link #load} does, for its errors only: nothing is spread over nodes. */
-    public static void check(String trace, String column, double stepSeconds) throws InvalidInputException {
-        Path perNode = perNodeFile(trace, column);
-        if (perNode != null) {
-            PerNodeTrace.load(perNode, 1, 0);
-        } else {
-            LoadTrace.load(trace, column, stepSeconds);
-        }
-    }
-
     /** The file when {@code trace} is a per-node CSV, else null. */
     private static Path perNodeFile(String trace, String column) throws InvalidInputException {
         if (LoadTrace.isNamed(trace)) {

@@ -75,14 +75,14 @@ class PerNodeTraceTest {
     })
     void aBadPerNodeTraceIsOneLineNamingFileLineAndColumn(String file, String content, String message) throws Exception {
         Path csv = Files.writeString(dir.resolve(file), content);
-        InvalidInputException e = assertThrows(InvalidInputException.class, () -> OnlineLoads.check(csv.toString(), null, 300));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> OnlineLoads.load(csv.toString(), null, 300, 1, 3600, 0.2, 1));
         assertTrue(e.getMessage().startsWith(csv.toString()) && e.getMessage().contains(message), e.getMessage());
     }
 
     @Test
     void aColumnIsForClusterCurvesOnly() throws Exception {
         Path csv = Files.writeString(dir.resolve("nodes.csv"), "node,timestamp,cpu\na,0,0.1\na,300,0.2\n");
-        InvalidInputException e = assertThrows(InvalidInputException.class, () -> OnlineLoads.check(csv.toString(), "cpu", 300));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> OnlineLoads.load(csv.toString(), "cpu", 300, 1, 3600, 0.2, 1));
         assertTrue(e.getMessage().contains("--trace-column") && e.getMessage().contains("per-node trace"), e.getMessage());
     }
 }
