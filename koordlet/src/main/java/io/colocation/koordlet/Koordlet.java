@@ -21,6 +21,7 @@ import io.colocation.koordlet.predict.ProdReclaimablePredictor;
 import io.colocation.koordlet.qos.agent.AgentState;
 import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.report.NodeMetricReporter;
+import io.colocation.koordlet.report.NodeMetricSink;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;
 import io.colocation.koordlet.report.ReportInputs;
 import io.colocation.koordlet.yarn.YarnContainers;
@@ -70,7 +71,7 @@ public final class Koordlet implements AutoCloseable {
     private final MetricCache cache;
     private final NodeView watches;
     private final PeakPredictServer predictor;
-    private final NodeMetricReporter reporter;
+    private final NodeMetricSink reporter;
     private final DistinctWarnings inputWarnings = new DistinctWarnings(LOG);
     private final NodeSpecs specs;
     private final PodTargets podTargets = new PodTargets();
@@ -114,6 +115,15 @@ public final class Koordlet implements AutoCloseable {
      */
     public Koordlet(KoordletConfig config, KubernetesClient client, NodeView view, UsageSource source, CgroupLayout layout,
             YarnContainers yarn, Clock clock) {
+        this(config, client, new NodeMetricReporter(client, config.nodeName), view, source, layout, yarn, clock);
+    }
+
+    /**
+     * An agent whose reports go to {@code sink}; {@code client} may be null for one whose loops are {@link Loops#DRIVEN}
+     * (it is only the API server probe of the agent's own loops).
+     */
+    public Koordlet(KoordletConfig config, KubernetesClient client, NodeMetricSink sink, NodeView view, UsageSource source,
+            CgroupLayout layout, YarnContainers yarn, Clock clock) {
         this.config = config;
         this.client = client;
         this.source = source;
@@ -128,7 +138,7 @@ public final class Koordlet implements AutoCloseable {
         this.cache = new MetricCache(interval, config.collect.retentionSeconds, itemWindow);
         this.watches = view;
         this.predictor = PeakPredictServer.of(config.prediction);
-        this.reporter = new NodeMetricReporter(client, config.nodeName);
+        this.reporter = sink;
         this.specs = new NodeSpecs(watches, config.nodeName, layout, yarn == null ? null : config.yarn.hostApplicationName,
                 inputWarnings);
         this.listing = yarn;

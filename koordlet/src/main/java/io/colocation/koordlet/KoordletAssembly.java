@@ -9,6 +9,7 @@ import io.colocation.koordlet.config.KoordletConfig;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.agent.ClusterEvictions;
+import io.colocation.koordlet.qos.agent.EvictionExecutor;
 import io.colocation.koordlet.qos.agent.QoSManager;
 import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.qos.evict.MemoryPressureEvict;
@@ -125,7 +126,7 @@ public final class KoordletAssembly {
      * cgroups through {@code writer} and evicting through {@code evictions}; null with {@code qos.enabled} false. The
      * simulator's hosts build theirs here too, on their model's cgroups.
      */
-    public static QoSManager qos(KoordletConfig config, Koordlet koordlet, CgroupWriter writer, ClusterEvictions evictions, QoSManager.CpuTopology topology,
+    public static QoSManager qos(KoordletConfig config, Koordlet koordlet, CgroupWriter writer, EvictionExecutor evictions, QoSManager.CpuTopology topology,
             Clock clock) {
         if (!config.qos.enabled) {
             return null;

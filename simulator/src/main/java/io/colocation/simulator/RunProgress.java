@@ -1,14 +1,11 @@
 package io.colocation.simulator;
 
 import io.colocation.simulator.measure.ClusterSampler;
-import io.colocation.simulator.model.host.HostStepper;
-import io.colocation.simulator.model.workload.BatchWorkload;
-import io.colocation.simulator.real.yarn.SimulatedYarn;
 import java.io.PrintStream;
 import java.util.List;
 
 /** The progress line of {@code colocation simulate} on the console (stderr-like: not part of the report). */
-final class RunProgress {
+public final class RunProgress {
     private final PrintStream out;
     private final boolean quiet;
     /** On a terminal the line is redrawn; elsewhere (a log, a pipe) a line is printed every tenth of the run. */
@@ -16,12 +13,12 @@ final class RunProgress {
     private long lastTenth = -1;
     private boolean drawing;
 
-    RunProgress(PrintStream out, boolean quiet) {
+    public RunProgress(PrintStream out, boolean quiet) {
         this.out = out;
         this.quiet = quiet;
     }
 
-    void say(String line) {
+    public void say(String line) {
         if (drawing) {
             out.print("\r\033[K");
             drawing = false;
@@ -29,7 +26,7 @@ final class RunProgress {
         out.println(line);
     }
 
-    void progress(long done, long total, ClusterSampler sampler, BatchWorkload workload, SimulatedYarn yarn, HostStepper stepper) {
+    public void progress(long done, long total, ClusterSampler sampler) {
         if (quiet) {
             return;
         }
@@ -52,7 +49,7 @@ final class RunProgress {
         }
     }
 
-    void done() {
+    public void done() {
         if (drawing) {
             out.println();
             drawing = false;

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.util.ContextInitializer;
 import ch.qos.logback.core.joran.spi.JoranException;
 import io.colocation.api.InvalidInputException;
 import io.colocation.localclusters.process.PartFailedException;
+import io.colocation.simulator.fast.FastSimulation;
 import io.colocation.simulator.measure.RunReport;
 import io.colocation.simulator.model.trace.OnlineLoad;
 import io.colocation.simulator.model.trace.OnlineLoads;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * used (a trace that cannot be read) or a part did not start, 2 for wrong usage. Ctrl-C stops every part.
  */
 public final class SimulateCommand {
+    private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(SimulateCommand.class);
     static final String HELP = SimulateOptions.USAGE_LINE + """
 
 
@@ -53,6 +55,12 @@ public final class SimulateCommand {
                                    most 20 runs): a table of cluster CPU against evictions + preemptions per 1,000
                                    tasks, the frontier marked; with --report, each run in DIR/KEY=VALUE, and sweep.csv
                                    and sweep.svg in DIR
+              --engine E           real (the default up to 300 nodes): the control plane's processes on a clock SPEED times
+                                   faster; fast (the default above): their decision code in this JVM on a virtual clock
+                                   (SPEED is not used), a day of 1,000 nodes in minutes (docs/simulator.md)
+              --delays N=S,...     the fast engine's delays in simulated seconds: brokerPass (10), schedulerCycle (1),
+                                   nodeManagerHeartbeat (1), pluginApply (1), unschedulableFlush (60),
+                                   yarnReportMinInterval (10), yarnReportRefresh (300)
               --report DIR         also write summary.json, report.txt, samples.csv and cpu.svg into DIR (made if missing)
               --quiet              no progress line
 
@@ -200,6 +208,46 @@ public final class SimulateCommand {
         return 0;
     }
 
+    /** One run of the fast engine: one JVM, nothing to stop; its log stays in {@code work} only when it failed. */
+    private static int fast(SimulateOptions options, OnlineLoad load, ClusterObjects.SloConfig slo, Path home, Path work, Path reportDir,
+            PrintStream out, PrintStream err, java.util.function.Consumer<RunReport> done) {
+        try {
+            finished(new FastSimulation(options, load, slo, home, out).run(), reportDir, out, done);
+            removeAll(work);
+            return 0;
+        } catch (InvalidInputException e) {
+            err.println("colocation simulate: " + e.getMessage() + " (log in " + work.resolve("logs") + ")");
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        } catch (Exception e) {
+            LOG.error("the fast engine failed", e);
+            err.println("colocation simulate: " + e + " (log in " + work.resolve("logs") + ")");
+            return 1;
+        }
+    }
+
+    /** A run's table on stdout, its report into {@code reportDir} (made) when not null, then the report to {@code done}. */
+    private static void finished(RunReport report, Path reportDir, PrintStream out, java.util.function.Consumer<RunReport> done)
+            throws IOException {
+        out.println();
+        out.print(report.table());
+        if (reportDir != null) {
+            report.write(Files.createDirectories(reportDir));
+            out.println("report: " + reportDir.resolve("summary.json") + ", " + reportDir.resolve("cpu.svg"));
+        }
+        done.accept(report);
+    }
+
+    private static void removeAll(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("could not remove {}: {}", dir, e.toString());
+        }
+    }
+
     /** One run with {@code slo}; its report into {@code reportDir} (made) when not null, then given to {@code done}. */
     private static int simulate(SimulateOptions options, OnlineLoad load, ClusterObjects.SloConfig slo, Path home, Path reportDir, PrintStream out,
             PrintStream err, java.util.function.Consumer<RunReport> done) {
@@ -211,6 +259,9 @@ public final class SimulateCommand {
             err.println("colocation simulate: cannot create a work directory: " + e.getMessage());
             return 1;
         }
+        if (options.engine() == SimulateOptions.Engine.FAST) {
+            return fast(options, load, slo, home, work, reportDir, out, err, done);
+        }
         Simulation simulation = new Simulation(options, load, slo, home, work, out);
         Thread hook = new Thread(() -> {
             out.println("\nstopping every part");
@@ -218,14 +269,7 @@ public final class SimulateCommand {
         }, "simulate-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            RunReport report = simulation.run();
-            out.println();
-            out.print(report.table());
-            if (reportDir != null) {
-                report.write(Files.createDirectories(reportDir));
-                out.println("report: " + reportDir.resolve("summary.json") + ", " + reportDir.resolve("cpu.svg"));
-            }
-            done.accept(report);
+            finished(simulation.run(), reportDir, out, done);
             return 0;
         } catch (PartFailedException | InvalidInputException e) {
             simulation.keepLogs();

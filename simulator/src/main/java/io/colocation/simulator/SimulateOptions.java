@@ -1,5 +1,6 @@
 package io.colocation.simulator;
 
+import io.colocation.simulator.fast.Delays;
 import io.colocation.simulator.sweep.SweepSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,7 +9,29 @@ import java.util.List;
 
 /** What {@code colocation simulate} was asked for; {@link #parse} refuses what makes no sense with one line. */
 public record SimulateOptions(int nodes, String trace, String traceColumn, double traceStepSeconds, double hours, double speed,
-        double onlineMeanPercent, Policy policy, long seed, Path sloConfig, SweepSpec sweep, Path report, boolean quiet) {
+        double onlineMeanPercent, Policy policy, long seed, Path sloConfig, SweepSpec sweep, Path report, boolean quiet, Engine engine,
+        Delays delays) {
+
+    /** How the control plane runs: its real processes on a scaled clock, or its decision code on a virtual one. */
+    public enum Engine {
+        REAL, FAST;
+
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        static Engine of(String s) throws Usage {
+            for (Engine e : values()) {
+                if (e.label().equals(s)) {
+                    return e;
+                }
+            }
+            throw new Usage("--engine must be real or fast, not '" + s + "'");
+        }
+    }
+
+    /** Above this many nodes the fast engine is the default: the real one needs more cores than a workstation has. */
+    public static final int REAL_ENGINE_DEFAULT_MAX_NODES = 300;
 
     public enum Policy {
         PARTITIONED("partitioned"), SHARED("shared"), OFF("off");
@@ -38,7 +61,9 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
 
     public static final String USAGE_LINE = "usage: colocation simulate [--nodes N] [--trace alibaba2018|azure2019|FILE.csv] "
             + "[--trace-column NAME] [--trace-step SECONDS] [--hours H] [--speed X] [--online-mean PERCENT] "
-            + "[--policy partitioned|shared|off] [--seed S] [--slo-config FILE] [--sweep KEY=FROM..TO:STEP] [--report DIR] [--quiet]";
+            + "[--policy partitioned|shared|off] [--seed S] [--slo-config FILE] [--sweep KEY=FROM..TO:STEP] [--engine real|fast] "
+            + "[--delays NAME=SECONDS,...] "
+            + "[--report DIR] [--quiet]";
 
     /** Wrong usage, said in one line. */
     public static final class Usage extends Exception {
@@ -50,7 +75,8 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
     }
 
     public static SimulateOptions defaults() {
-        return new SimulateOptions(100, "alibaba2018", null, 300, 24, 60, 20, Policy.PARTITIONED, 1, null, null, null, false);
+        return new SimulateOptions(100, "alibaba2018", null, 300, 24, 60, 20, Policy.PARTITIONED, 1, null, null, null, false, Engine.REAL,
+                null);
     }
 
     public static SimulateOptions parse(String[] args) throws Usage {
@@ -68,6 +94,8 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
         SweepSpec sweep = null;
         Path report = null;
         boolean quiet = false;
+        Engine engine = null;
+        String delays = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String value = null;
@@ -81,7 +109,7 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
                 continue;
             }
             if (!List.of("--nodes", "--trace", "--trace-column", "--trace-step", "--hours", "--speed", "--online-mean", "--policy", "--seed",
-                    "--slo-config", "--sweep", "--report").contains(a)) {
+                    "--slo-config", "--sweep", "--engine", "--delays", "--report").contains(a)) {
                 throw new Usage("unknown argument '" + args[i] + "'");
             }
             if (value == null) {
@@ -102,6 +130,8 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
                 case "--seed" -> seed = integer(a, value, Long.MIN_VALUE, Long.MAX_VALUE);
                 case "--slo-config" -> sloConfig = Path.of(value);
                 case "--sweep" -> sweep = sweep(value);
+                case "--engine" -> engine = Engine.of(value);
+                case "--delays" -> delays = value;
                 default -> report = Path.of(value);
             }
         }
@@ -111,7 +141,22 @@ public record SimulateOptions(int nodes, String trace, String traceColumn, doubl
         if (report != null) {
             reportFolder(report);
         }
-        return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, sloConfig, sweep, report, quiet);
+        if (engine == null) {
+            engine = nodes > REAL_ENGINE_DEFAULT_MAX_NODES ? Engine.FAST : Engine.REAL;
+        }
+        Delays fastDelays = null;
+        if (delays != null) {
+            if (engine != Engine.FAST) {
+                throw new Usage("--delays sets the fast engine's delays: the real engine's parts keep their own (add --engine fast)");
+            }
+            try {
+                fastDelays = Delays.defaults(Simulation.STEP_SECONDS).with(delays);
+            } catch (Delays.Invalid e) {
+                throw new Usage(e.getMessage());
+            }
+        }
+        return new SimulateOptions(nodes, trace, column, step, hours, speed, online, policy, seed, sloConfig, sweep, report, quiet, engine,
+                fastDelays);
     }
 
     /** The report's folder, made with its parents when missing (as {@code mkdir -p}); a file or an unwritable folder is refused. */

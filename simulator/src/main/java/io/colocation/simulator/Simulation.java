@@ -13,6 +13,9 @@ import io.colocation.simulator.measure.ClusterSampler;
 import io.colocation.simulator.measure.ProcessMonitor;
 import io.colocation.simulator.measure.PublishLag;
 import io.colocation.simulator.measure.RunReport;
+import io.colocation.simulator.measure.SampledCluster;
+import io.colocation.simulator.measure.SchedulerAttemptLatency;
+import io.colocation.simulator.measure.YarnNodeFigures;
 import io.colocation.simulator.model.host.HostStepper;
 import io.colocation.simulator.model.host.SimulatedCgroups;
 import io.colocation.simulator.model.host.SimulatedHost;
@@ -44,7 +47,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,18 +61,18 @@ public final class Simulation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Simulation.class);
     public static final int NODE_CORES = 32;
     public static final long NODE_MEMORY = 128L << 30;
-    static final double SYSTEM_CORES = 0.5;
-    static final long SYSTEM_MEMORY = 2L << 30;
+    public static final double SYSTEM_CORES = 0.5;
+    public static final long SYSTEM_MEMORY = 2L << 30;
     /** Simulated seconds between two steps of every host (its koordlet's collect and QoS round). */
     public static final int STEP_SECONDS = 10;
     /** Simulated seconds between two samples of the cluster. */
     public static final int SAMPLE_SECONDS = 60;
     /** Simulated seconds between two top-ups of the batch backlog. */
-    static final int CONTROL_SECONDS = 30;
+    public static final int CONTROL_SECONDS = 30;
     static final Duration NODE_HEARTBEAT = Duration.ofMillis(1000);
     static final Duration AM_HEARTBEAT = Duration.ofMillis(1000);
     /** How long the loop may take to run on every node before the day starts (wall time). */
-    static final Duration WARM_UP_LIMIT = Duration.ofMinutes(10);
+    public static final Duration WARM_UP_LIMIT = Duration.ofMinutes(10);
 
     private final SimulateOptions options;
     private final OnlineLoad curves;
@@ -95,17 +97,17 @@ public final class Simulation implements AutoCloseable {
     }
 
     /** The name of the {@code index}-th simulated node (from 0): {@code sim-node-00001} onwards. */
-    static String nodeName(int index) {
+    public static String nodeName(int index) {
         return String.format("sim-node-%05d", index + 1);
     }
 
     /** The backlog of Kubernetes batch pods waiting to be scheduled that the workload keeps. */
-    static int kubernetesBacklog(int nodes) {
+    public static int kubernetesBacklog(int nodes) {
         return Math.max(20, nodes / 4);
     }
 
     /** The backlog of YARN tasks waiting for a container that the workload keeps. */
-    static int yarnBacklog(int nodes) {
+    public static int yarnBacklog(int nodes) {
         return Math.max(40, nodes / 2);
     }
 
@@ -236,8 +238,7 @@ public final class Simulation implements AutoCloseable {
                 watches.onPod(workload::changed);
                 parts.push(workload);
             }
-            ClusterSampler sampler = new ClusterSampler(agents, watches, yarn, workload == null ? () -> 0 : workload::waitingCores,
-                    node -> control.get(true, "/api/v1/nodes/" + node));
+            ClusterSampler sampler = new ClusterSampler(sampled(hosts, watches, yarn, workload, control));
             if (colocation) {
                 warmUp(agents, watches, yarn, control, progress);
             }
@@ -261,7 +262,7 @@ public final class Simulation implements AutoCloseable {
                     sampler.sample(now);
                     // a sample measures everything since the last one: after a stall the next one comes a full interval on
                     nextSample = Math.max(nextSample + SAMPLE_SECONDS * 1000L, now + SAMPLE_SECONDS * 1000L / 2);
-                    progress.progress(now - from, end - from, sampler, workload, yarn, stepper);
+                    progress.progress(now - from, end - from, sampler);
                 }
                 if (System.nanoTime() - monitorNanos > 5_000_000_000L) {
                     monitor.sample();
@@ -280,8 +281,19 @@ public final class Simulation implements AutoCloseable {
             ApiServerRequests.Counts requests = ApiServerRequests.read(client).since(requestsAtFrom);
             progress.done();
             double wall = (System.nanoTime() - wallStart) / 1e9;
-            return RunReport.of(options, curves, clock, sampler, workload, yarn, agents, lag, monitor.figures(), requests, stepper,
-                    control.get(false, "/metrics"), wall, (System.nanoTime() - nanosAtFrom) / 1e9, kubelets, sloConfig);
+            Map<String, Long> evictions = new java.util.TreeMap<>();
+            agents.forEach(a -> a.evictionCounts().forEach((k, v) -> evictions.merge(k, v, Long::sum)));
+            Map<String, Long> counters = new LinkedHashMap<>();
+            counters.put("hostRounds", stepper.rounds());
+            counters.put("hostRoundsLate", stepper.lateRounds());
+            counters.put("hostStepFailures", stepper.failures());
+            counters.put("kubeletStatusWrites", kubelets.statusWrites());
+            counters.put("kubeletWriteFailures", kubelets.writeFailures());
+            counters.put("yarnHeartbeatFailures", yarn == null ? 0 : yarn.heartbeatFailures());
+            RunReport.EngineRun run = new RunReport.EngineRun("real", realDelays(), workload, yarn == null ? null : yarn.counters(), evictions,
+                    lag.lagsMillis(), SchedulerAttemptLatency.p99Millis(control.get(false, "/metrics")), monitor.figures(), requests, counters,
+                    wall, (System.nanoTime() - nanosAtFrom) / 1e9);
+            return RunReport.of(options, curves, sampler, run, sloConfig);
         } catch (PartFailedException e) {
             keepWork = true;
             throw e;
@@ -324,7 +336,27 @@ public final class Simulation implements AutoCloseable {
         }
     }
 
-    private KoordletConfig koordletConfig(String node) {
+    /** What the sampler reads of this engine's cluster: the shared watches, the ResourceManager, the broker's REST API. */
+    private static SampledCluster sampled(Map<String, SimulatedHost> hosts, SharedWatches watches, SimulatedYarn yarn, BatchWorkload workload,
+            ControlPlane control) {
+        return SampledCluster.of(List.copyOf(hosts.values()), name -> watches.node(name).orElse(null), watches::podsOn,
+                name -> yarn == null ? YarnNodeFigures.NONE : yarn.figures(name), () -> yarn == null ? 0 : yarn.pendingVcores(),
+                () -> workload == null ? 0 : workload.waitingCores(), node -> control.get(true, "/api/v1/nodes/" + node));
+    }
+
+    /** The real engine's delays are its parts' own: stated as what drives them. */
+    private static Map<String, Object> realDelays() {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("koordletStepSeconds", STEP_SECONDS);
+        d.put("nodeManagerHeartbeatWallMillis", NODE_HEARTBEAT.toMillis());
+        d.put("applicationMasterHeartbeatWallMillis", AM_HEARTBEAT.toMillis());
+        d.put("brokerSyncIntervalWallMillis", 1000);
+        d.put("note", "the real processes' own timing on the scaled clock");
+        return d;
+    }
+
+    /** A simulated node's koordlet: collecting every step, enforcing CPU suppress and BE evictions, no prediction checkpoints. */
+    public static KoordletConfig koordletConfig(String node) {
         KoordletConfig c = new KoordletConfig();
         c.nodeName = node;
         c.collect.intervalSeconds = STEP_SECONDS;

@@ -34,6 +34,12 @@ class SimulateCommandTest {
             "--trace google2011          | 1 | google2011",
             "--sweep cpuReclaimThresholdPercent=60..80 | 2 | --sweep must be KEY=FROM..TO:STEP",
             "--sweep cpuReclaimThresholdPercent=60..80:5 --policy off | 2 | --sweep varies a colocation threshold",
+            "--engine quantum            | 2 | --engine must be real or fast, not 'quantum'",
+            "--engine fast --delays brokerPass | 2 | --delays: 'brokerPass' is not NAME=SECONDS",
+            "--engine fast --delays warp=3 | 2 | --delays: 'warp=3' is not NAME=SECONDS with NAME one of [brokerPass",
+            "--engine fast --delays brokerPass=soon | 2 | --delays: brokerPass must be a number of seconds, not 'soon'",
+            "--engine fast --delays schedulerCycle=0 | 2 | --delays: schedulerCycle must be 0.1 to 3600 seconds, not 0",
+            "--nodes 50 --delays brokerPass=5 | 2 | --delays sets the fast engine's delays",
     })
     void badInputIsOneLineNamingIt(String args, int exit, String message) {
         Run r = run(args.trim().split("\\s+"));
@@ -41,6 +47,17 @@ class SimulateCommandTest {
         assertTrue(r.err.contains(message), r.err);
         assertTrue(r.err.startsWith("colocation simulate: "), r.err);
         assertTrue(!r.err.contains("\tat ") && !r.err.contains("Exception"), "no stack trace: " + r.err);
+    }
+
+    @org.junit.jupiter.api.Test
+    void theEngineIsRealUpToThreeHundredNodesAndFastAbove() throws Exception {
+        assertEquals(SimulateOptions.Engine.REAL, SimulateOptions.parse(new String[] {"--nodes", "300"}).engine());
+        assertEquals(SimulateOptions.Engine.FAST, SimulateOptions.parse(new String[] {"--nodes", "301"}).engine());
+        assertEquals(SimulateOptions.Engine.REAL, SimulateOptions.parse(new String[] {"--nodes", "5000", "--engine", "real"}).engine());
+        SimulateOptions o = SimulateOptions.parse(new String[] {"--engine", "fast", "--delays", "brokerPass=5, nodeManagerHeartbeat=48"});
+        assertEquals(5, o.delays().brokerPass());
+        assertEquals(48, o.delays().nodeManagerHeartbeat());
+        assertEquals(1, o.delays().schedulerCycle());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * is needed: the server keeps the spec, whatever it holds. The object itself is the broker's to create; until it
  * exists the agent says so once and keeps measuring.
  */
-public final class NodeMetricReporter {
+public final class NodeMetricReporter implements NodeMetricSink {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMetricReporter.class);
     private static final ResourceDefinitionContext CONTEXT = ResourceDefinitionContext.fromResourceType(NodeMetric.class);
     private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
@@ -37,11 +37,12 @@ public final class NodeMetricReporter {
         this.nodeName = nodeName;
     }
 
+    @Override
     public java.util.Map<String, String> problems() {
         return warnings.current();
     }
 
-    /** @param resourceVersion the NodeMetric's as last watched; empty when there is none */
+    @Override
     public Outcome report(Optional<String> resourceVersion, NodeMetric.Status status) {
         String subject = "NodeMetric " + nodeName;
         if (resourceVersion.isEmpty()) {

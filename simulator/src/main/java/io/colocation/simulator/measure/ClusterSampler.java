@@ -6,9 +6,6 @@ import io.colocation.model.Resources;
 import io.colocation.model.node.NodeAnnotations;
 import io.colocation.model.pod.PodPhases;
 import io.colocation.simulator.model.host.SimulatedHost;
-import io.colocation.simulator.real.HostAgent;
-import io.colocation.simulator.real.SharedWatches;
-import io.colocation.simulator.real.yarn.SimulatedYarn;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -38,11 +35,7 @@ public final class ClusterSampler {
         }
     }
 
-    private final List<HostAgent> agents;
-    private final SharedWatches watches;
-    private final SimulatedYarn yarn;
-    private final java.util.function.DoubleSupplier kubernetesPending;
-    private final java.util.function.UnaryOperator<String> brokerView;
+    private final SampledCluster cluster;
     private final java.util.concurrent.ExecutorService lookups = java.util.concurrent.Executors.newSingleThreadExecutor(
             io.colocation.helpers.concurrent.Daemons.named("sampler-lookups"));
     private final List<Sample> samples = new ArrayList<>();
@@ -64,18 +57,8 @@ public final class ClusterSampler {
     private long shrinkPendingSamples;
     private long longestShrinkPendingMillis;
 
-    /**
-     * @param yarn              null when the run has no YARN side
-     * @param kubernetesPending the batch-cpu cores of pods waiting to be scheduled
-     * @param brokerView        the broker's ledger of a node (its REST API), kept with the first overcommit examples
-     */
-    public ClusterSampler(List<HostAgent> agents, SharedWatches watches, SimulatedYarn yarn, java.util.function.DoubleSupplier kubernetesPending,
-            java.util.function.UnaryOperator<String> brokerView) {
-        this.agents = agents;
-        this.brokerView = brokerView;
-        this.kubernetesPending = kubernetesPending;
-        this.watches = watches;
-        this.yarn = yarn;
+    public ClusterSampler(SampledCluster cluster) {
+        this.cluster = cluster;
     }
 
     /** One sample at simulated {@code nowMillis}. */
@@ -97,8 +80,8 @@ public final class ClusterSampler {
         double yAllocated = 0;
         int overcommit = 0;
         long wallNanos = System.nanoTime();
-        for (HostAgent a : agents) {
-            SimulatedHost h = a.host();
+        List<SimulatedHost> hosts = cluster.hosts();
+        for (SimulatedHost h : hosts) {
             SimulatedHost.Totals t = h.drain();
             capacity += h.cores();
             seconds += t.seconds;
@@ -117,11 +100,11 @@ public final class ClusterSampler {
             long[] mem = h.memoryInUse();
             memoryUsed += mem[0] + mem[1] + mem[2] + mem[3];
             memory += h.memory();
-            Node node = watches.node(h.name()).orElse(null);
+            Node node = cluster.node(h.name());
             long originMilli = originOf(node);
             long kGrantMilli = allocatable(node, ResourceNames.BATCH_CPU);
-            SimulatedYarn.NodeFigures f = yarn == null ? SimulatedYarn.NodeFigures.NONE : yarn.figures(h.name());
-            long kAllocatedMilli = kubernetesAllocated(watches.podsOn(h.name()));
+            YarnNodeFigures f = cluster.yarn(h.name());
+            long kAllocatedMilli = kubernetesAllocated(cluster.podsOn(h.name()));
             origin += Math.max(0, originMilli) / 1000.0; // -1: nothing published (colocation off)
             kGrant += kGrantMilli / 1000.0;
             yGrant += f.capacityMilli() / 1000.0;
@@ -140,7 +123,7 @@ public final class ClusterSampler {
                     int at = overcommitExamples.size() - 1;
                     // the broker's view of the node, fetched aside: the sample does not wait for it
                     lookups.execute(() -> {
-                        String ledger = brokerView.apply(h.name());
+                        String ledger = cluster.brokerView(h.name());
                         synchronized (this) {
                             overcommitExamples.set(at, example + "; the broker's ledger: " + ledger);
                         }
@@ -153,10 +136,10 @@ public final class ClusterSampler {
         throttledCoreSeconds += throttled;
         onlineShortCoreSeconds += shortCs;
         // each host's counters cover the time since it was last drained; their mean is the interval this sample measures
-        double dt = seconds > 0 ? seconds / agents.size() : 1;
+        double dt = seconds > 0 ? seconds / hosts.size() : 1;
         Sample s = new Sample(nowMillis, dt, capacity, online / dt, system / dt, k8s / dt, y / dt, throttled / dt, shortCs / dt,
                 memory > 0 ? memoryUsed / memory : 0, origin, kGrant, yGrant, kAllocated, yAllocated, overcommit,
-                kubernetesPending.getAsDouble(), yarn == null ? 0 : yarn.pendingVcores());
+                cluster.kubernetesPendingCores(), cluster.yarnPendingVcores());
         samples.add(s);
         return s;
     }
@@ -169,7 +152,7 @@ public final class ClusterSampler {
      * Judges the broker's decision by YARN's published grant (the scheduler's capacity until the first is published) and,
      * where that holds, the scheduler's way to it: a published shrink it has not applied yet while its room is needed.
      */
-    static Verdict judge(long origin, long kGrant, long kAllocated, SimulatedYarn.NodeFigures yarn) {
+    static Verdict judge(long origin, long kGrant, long kAllocated, YarnNodeFigures yarn) {
         long decided = yarn.publishedMilli() < 0 ? yarn.capacityMilli() : yarn.publishedMilli();
         String over = overcommit(origin, kGrant, kAllocated, decided, yarn.allocatedMilli());
         if (over != null || yarn.capacityMilli() <= decided) {

@@ -11,23 +11,34 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How long a node's new usage takes to become its published Batch: from the koordlet's latest NodeMetric report to the
- * change of the node's {@code originExtendedAllocatable} that followed it (wall-clock milliseconds). A report that changes
- * nothing published is not counted; a publication without a report since the last one (a pod's change) neither.
+ * change of the node's {@code originExtendedAllocatable} that followed it, in milliseconds of the engine's clock (the real
+ * engine's parts run on wall time; the fast engine's on its virtual clock). A report that changes nothing published is
+ * not counted; a publication without a report since the last one (a pod's change) neither.
  */
 public final class PublishLag {
-    private final Map<String, Long> reportedAtNanos = new ConcurrentHashMap<>();
+    private final Map<String, Long> reportedAt = new ConcurrentHashMap<>();
     private final List<Long> lagsMillis = new ArrayList<>();
+    private final java.util.function.LongSupplier millis;
+
+    /** On wall time. */
+    public PublishLag() {
+        this(() -> System.nanoTime() / 1_000_000);
+    }
+
+    public PublishLag(java.util.function.LongSupplier millis) {
+        this.millis = millis;
+    }
 
     /** A koordlet reported its node's usage now. */
     public void reported(String node) {
-        reportedAtNanos.put(node, System.nanoTime());
+        reportedAt.put(node, millis.getAsLong());
     }
 
     /** The node's published Batch changed now. */
     public void published(String node) {
-        Long at = reportedAtNanos.remove(node);
+        Long at = reportedAt.remove(node);
         if (at != null) {
-            long lag = (System.nanoTime() - at) / 1_000_000;
+            long lag = millis.getAsLong() - at;
             synchronized (lagsMillis) {
                 lagsMillis.add(lag);
             }

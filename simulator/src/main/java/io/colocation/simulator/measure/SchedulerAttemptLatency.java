@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The k8s-scheduler's attempt latency, from its Prometheus histogram {@code koord_scheduler_attempt_duration_seconds}. */
-final class SchedulerAttemptLatency {
+public final class SchedulerAttemptLatency {
     private static final Pattern BUCKET = Pattern.compile(
             "koord_scheduler_attempt_duration_seconds_bucket\\{([^}]*)le=\"([^\"]+)\"[^}]*}\\s+([0-9.eE+-]+)");
 
@@ -16,7 +16,7 @@ final class SchedulerAttemptLatency {
      * The 99th percentile of every attempt (all results), in milliseconds, as the upper bound of the bucket it falls in
      * (NaN without the metric; the largest finite bound when it falls in +Inf).
      */
-    static double p99Millis(String text) {
+    public static double p99Millis(String text) {
         if (text == null) {
             return Double.NaN;
         }

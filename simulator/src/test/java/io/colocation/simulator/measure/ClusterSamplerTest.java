@@ -2,7 +2,6 @@ package io.colocation.simulator.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.colocation.simulator.real.yarn.SimulatedYarn.NodeFigures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,7 +23,7 @@ class ClusterSamplerTest {
     void judgesTheDecisionAndTheSchedulersWayToItApart(String name, long origin, long kGrant, long kAllocated, long yPublished,
             long yApplied, long yAllocated, String expected) {
         ClusterSampler.Verdict v = ClusterSampler.judge(origin, kGrant, kAllocated,
-                new NodeFigures(yApplied, 0, yAllocated, 0, yPublished));
+                new YarnNodeFigures(yApplied, 0, yAllocated, 0, yPublished));
         String actual = v.overcommit() != null ? "O" : v.shrinkPending() != null ? "P" : "-";
         assertEquals(expected, actual, name + ": " + v);
     }

@@ -47,6 +47,12 @@ public final class NodeCalculation {
     }
 
     public static Outcome calculate(ColocationConfig config, Node node, List<Pod> pods, Metric metric, Instant now) {
+        return calculate(config, node, pods, metric, now, NodeStateReader::pod);
+    }
+
+    /** As above, each pod read by {@code reader}. */
+    public static Outcome calculate(ColocationConfig config, Node node, List<Pod> pods, Metric metric, Instant now,
+            NodeStateReader.PodReader reader) {
         NodeStrategyResolver.Resolved strategy = NodeStrategyResolver.resolve(config, node.getMetadata().getLabels(),
                 node.getMetadata().getAnnotations());
         List<String> notes = new ArrayList<>(strategy.notes());
@@ -54,7 +60,7 @@ public final class NodeCalculation {
         explain.add("strategy: " + strategy.source() + describe(strategy.strategy()));
         NodeState state;
         try {
-            state = NodeStateReader.node(node, pods, notes);
+            state = NodeStateReader.node(node, pods, notes, reader);
         } catch (InvalidInputException e) {
             explain.addAll(notes);
             return new Outcome(strategy.strategy(), null, Resources.ZERO, null, e.getMessage(), List.copyOf(notes), explain);

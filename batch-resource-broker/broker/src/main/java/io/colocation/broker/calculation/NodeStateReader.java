@@ -24,7 +24,18 @@ public final class NodeStateReader {
     private NodeStateReader() {
     }
 
+    /** Reads one pod into its {@link PodState}, adding what it ignored or assumed to {@code notes}. */
+    @FunctionalInterface
+    public interface PodReader {
+        PodState read(Pod pod, List<String> notes) throws InvalidInputException;
+    }
+
     public static NodeState node(Node node, List<Pod> pods, List<String> notes) throws InvalidInputException {
+        return node(node, pods, notes, NodeStateReader::pod);
+    }
+
+    /** As above, each pod read by {@code reader} (the broker's memo reads a pod's quantities once per resourceVersion). */
+    public static NodeState node(Node node, List<Pod> pods, List<String> notes, PodReader reader) throws InvalidInputException {
         String name = node.getMetadata().getName();
         String where = "Node " + name;
         Map<String, Quantity> capacity = node.getStatus() == null ? null : node.getStatus().getCapacity();
@@ -32,7 +43,7 @@ public final class NodeStateReader {
         Map<String, String> annotations = node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
         List<PodState> podStates = new ArrayList<>(pods.size());
         for (Pod pod : pods) {
-            podStates.add(pod(pod, notes));
+            podStates.add(reader.read(pod, notes));
         }
         return new NodeState(name,
                 ResourceLists.cpuMemory(capacity, where + ": status.capacity"),

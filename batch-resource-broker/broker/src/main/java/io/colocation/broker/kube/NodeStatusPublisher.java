@@ -121,7 +121,8 @@ public final class NodeStatusPublisher implements KubernetesSide {
         events.warning(new EventRecorder.Involved("v1", "Node", null, nodeName, null), reason, message, null);
     }
 
-    static Node withResources(Node node, BatchPublication p) {
+    /** The node with the publication's Batch and Mid in its capacity and allocatable (a copy; the NodeStatus write). */
+    public static Node withResources(Node node, BatchPublication p) {
         Node copy = new io.fabric8.kubernetes.api.model.NodeBuilder(node).build();
         Map<String, Quantity> capacity = new HashMap<>(copy.getStatus().getCapacity() == null ? Map.of() : copy.getStatus().getCapacity());
         Map<String, Quantity> allocatable = new HashMap<>(copy.getStatus().getAllocatable() == null ? Map.of() : copy.getStatus().getAllocatable());
@@ -145,7 +146,7 @@ public final class NodeStatusPublisher implements KubernetesSide {
     }
 
     /** The two annotations as they should read, only those that differ from the node's. */
-    static Map<String, String> annotations(Node node, BatchPublication p) throws IOException {
+    public static Map<String, String> annotations(Node node, BatchPublication p) throws IOException {
         Map<String, String> current = node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
         Map<String, String> changed = new HashMap<>();
         String origin = originExtendedAllocatable(current.get(KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE), p.origin());

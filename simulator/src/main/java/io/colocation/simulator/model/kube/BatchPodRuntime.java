@@ -66,7 +66,8 @@ public final class BatchPodRuntime implements SimulatedKubelets.PodRuntime {
         }
     }
 
-    static BatchTask task(Pod pod, long now) {
+    /** The task a batch pod runs: its requests, and its use and work as its annotations carry them. */
+    public static BatchTask task(Pod pod, long now) {
         long cpu = 0;
         long memory = 0;
         for (Container c : pod.getSpec().getContainers()) {

@@ -3,6 +3,7 @@ package io.colocation.simulator.model.workload;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
 import io.colocation.helpers.concurrent.Daemons;
+import io.colocation.simulator.measure.KubernetesTasks;
 import io.colocation.simulator.model.host.BatchTask;
 import io.colocation.simulator.model.kube.BatchPodRuntime;
 import io.colocation.simulator.real.yarn.SimulatedYarn;
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * them gangs (Koordinator's gang annotations), placed by the k8s-scheduler; a pod evicted or killed by the kernel is
  * submitted again, as a Job controller would; a finished pod is deleted, as a Job's TTL would.
  */
-public final class BatchWorkload implements BatchPodRuntime.PodEndings, AutoCloseable {
+public final class BatchWorkload implements BatchPodRuntime.PodEndings, KubernetesTasks, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BatchWorkload.class);
     public static final String NAMESPACE = "batch";
     static final String SUBMITTED_AT = "simulate.colocation.io/submitted-at";
@@ -109,22 +110,7 @@ public final class BatchWorkload implements BatchPodRuntime.PodEndings, AutoClos
     }
 
     private void submit(String name, WorkloadModel.TaskShape t, String gang, int gangSize) {
-        Map<String, Quantity> resources = Map.of(ResourceNames.BATCH_CPU, new Quantity(Long.toString(t.cpuMilli())),
-                ResourceNames.BATCH_MEMORY, new Quantity(Long.toString(t.memoryBytes())));
-        Map<String, String> annotations = new HashMap<>();
-        annotations.put(BatchPodRuntime.CPU_USE, Double.toString(t.cpuUse()));
-        annotations.put(BatchPodRuntime.MEMORY_USE, Long.toString(t.memoryUse()));
-        annotations.put(BatchPodRuntime.WORK, Double.toString(t.workCoreSeconds()));
-        annotations.put(SUBMITTED_AT, Long.toString(clock.millis()));
-        if (gang != null) {
-            annotations.put("gang.scheduling.koordinator.sh/name", gang);
-            annotations.put("gang.scheduling.koordinator.sh/min-available", Integer.toString(gangSize));
-        }
-        Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE)
-                .addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "BE").addToLabels("app", "batch").addToAnnotations(annotations)
-                .endMetadata().withNewSpec().withSchedulerName(schedulerName).withPriorityClassName("koord-batch")
-                .withRestartPolicy("Never").addNewContainer().withName("task").withImage("batch").withNewResources()
-                .addToRequests(resources).addToLimits(resources).endResources().endContainer().endSpec().build();
+        Pod pod = pod(name, t, gang, gangSize, schedulerName, clock.millis());
         waiting.put(NAMESPACE + "/" + name, new Waiting(clock.millis(), t.cpuMilli()));
         writers.execute(() -> {
             try {
@@ -135,6 +121,31 @@ public final class BatchWorkload implements BatchPodRuntime.PodEndings, AutoClos
                 LOG.warn("cannot create batch pod {}: {}", name, e.getMessage());
             }
         });
+    }
+
+    /**
+     * A batch pod as a job controller creates it: koord-batch (BE) asking {@code kubernetes.io/batch-cpu} and
+     * {@code batch-memory}, its use and work in annotations, a gang's members with Koordinator's gang annotations.
+     *
+     * @param gang null: not a gang
+     */
+    public static Pod pod(String name, WorkloadModel.TaskShape t, String gang, int gangSize, String schedulerName, long submittedAtMillis) {
+        Map<String, Quantity> resources = Map.of(ResourceNames.BATCH_CPU, new Quantity(Long.toString(t.cpuMilli())),
+                ResourceNames.BATCH_MEMORY, new Quantity(Long.toString(t.memoryBytes())));
+        Map<String, String> annotations = new HashMap<>();
+        annotations.put(BatchPodRuntime.CPU_USE, Double.toString(t.cpuUse()));
+        annotations.put(BatchPodRuntime.MEMORY_USE, Long.toString(t.memoryUse()));
+        annotations.put(BatchPodRuntime.WORK, Double.toString(t.workCoreSeconds()));
+        annotations.put(SUBMITTED_AT, Long.toString(submittedAtMillis));
+        if (gang != null) {
+            annotations.put("gang.scheduling.koordinator.sh/name", gang);
+            annotations.put("gang.scheduling.koordinator.sh/min-available", Integer.toString(gangSize));
+        }
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE)
+                .addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "BE").addToLabels("app", "batch").addToAnnotations(annotations)
+                .endMetadata().withNewSpec().withSchedulerName(schedulerName).withPriorityClassName("koord-batch")
+                .withRestartPolicy("Never").addNewContainer().withName("task").withImage("batch").withNewResources()
+                .addToRequests(resources).addToLimits(resources).endResources().endContainer().endSpec().build();
     }
 
     /** The shared pod watch: a batch pod started, finished or went away. */
@@ -189,18 +200,22 @@ public final class BatchWorkload implements BatchPodRuntime.PodEndings, AutoClos
         });
     }
 
+    @Override
     public long submitted() {
         return submitted.get();
     }
 
+    @Override
     public long completed() {
         return completed.get();
     }
 
+    @Override
     public long evicted() {
         return evicted.get();
     }
 
+    @Override
     public long oomKilled() {
         return oomKilled.get();
     }
@@ -222,6 +237,7 @@ public final class BatchWorkload implements BatchPodRuntime.PodEndings, AutoClos
         return milli / 1000.0;
     }
 
+    @Override
     public List<Long> queueingMillis() {
         synchronized (queueing) {
             return new ArrayList<>(queueing);

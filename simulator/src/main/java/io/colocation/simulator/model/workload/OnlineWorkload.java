@@ -28,31 +28,43 @@ public final class OnlineWorkload {
     private OnlineWorkload() {
     }
 
+    /** One online pod of a node: the Pod as created on its node, its share of the node's online demand, its memory in use. */
+    public record Planned(Pod pod, double share, long memoryUse) {
+    }
+
+    /** The online pods of {@code host}: {@value WorkloadModel#ONLINE_PODS_PER_NODE}, sized from its load and {@code seed}. */
+    public static List<Planned> plan(SimulatedHost host, OnlineLoad curves, long seed) {
+        double mean = curves.meanOnlineCores(host.index(), host.cores());
+        List<WorkloadModel.OnlinePodShape> shapes = WorkloadModel.onlinePods(NodeLoadCurves.random(seed + 99, host.index()), mean,
+                host.memory(), curves.meanMemoryShare(host.index()));
+        long requested = shapes.stream().mapToLong(WorkloadModel.OnlinePodShape::cpuRequestMilli).sum();
+        double fit = Math.min(1, MAX_REQUESTED * host.cores() * 1000 / requested);
+        List<Planned> out = new ArrayList<>();
+        for (int j = 0; j < shapes.size(); j++) {
+            WorkloadModel.OnlinePodShape s = shapes.get(j);
+            long cpu = Math.max(100, (long) (s.cpuRequestMilli() * fit));
+            String name = "web-" + host.name() + "-" + j;
+            Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).addToLabels("app", "web")
+                    .addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "LS").endMetadata().withNewSpec().withNodeName(host.name())
+                    .withPriorityClassName("koord-prod").addNewContainer().withName("web").withImage("web").withNewResources()
+                    .addToRequests(Map.of("cpu", new Quantity(cpu + "m"), "memory", new Quantity(Long.toString(s.memoryRequest()))))
+                    .addToLimits(Map.of("cpu", new Quantity(2 * cpu + "m"), "memory", new Quantity(Long.toString(2 * s.memoryRequest()))))
+                    .endResources().endContainer().endSpec().build();
+            out.add(new Planned(pod, s.share(), s.memoryUse()));
+        }
+        return out;
+    }
+
     /** Creates every node's online pods (in parallel on {@code pool}) and gives each host its pods. */
     public static int create(KubernetesClient client, List<SimulatedHost> hosts, OnlineLoad curves, long seed, ExecutorService pool)
             throws Exception {
         List<Future<?>> done = new ArrayList<>();
         for (SimulatedHost host : hosts) {
             done.add(pool.submit(() -> {
-                double mean = curves.meanOnlineCores(host.index(), host.cores());
-                List<WorkloadModel.OnlinePodShape> shapes = WorkloadModel.onlinePods(NodeLoadCurves.random(seed + 99, host.index()), mean,
-                        host.memory(), curves.meanMemoryShare(host.index()));
-                long requested = shapes.stream().mapToLong(WorkloadModel.OnlinePodShape::cpuRequestMilli).sum();
-                double fit = Math.min(1, MAX_REQUESTED * host.cores() * 1000 / requested);
-                for (int j = 0; j < shapes.size(); j++) {
-                    WorkloadModel.OnlinePodShape s = shapes.get(j);
-                    long cpu = Math.max(100, (long) (s.cpuRequestMilli() * fit));
-                    String name = "web-" + host.name() + "-" + j;
-                    Pod created = client.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(name)
-                            .addToLabels("app", "web").addToLabels(KoordinatorKeys.LABEL_QOS_CLASS, "LS").endMetadata().withNewSpec()
-                            .withNodeName(host.name()).withPriorityClassName("koord-prod").addNewContainer().withName("web")
-                            .withImage("web").withNewResources()
-                            .addToRequests(Map.of("cpu", new Quantity(cpu + "m"), "memory", new Quantity(Long.toString(s.memoryRequest()))))
-                            .addToLimits(Map.of("cpu", new Quantity(2 * cpu + "m"), "memory",
-                                    new Quantity(Long.toString(2 * s.memoryRequest()))))
-                            .endResources().endContainer().endSpec().build()).create();
-                    host.addOnlinePod(new SimulatedHost.OnlinePod(created.getMetadata().getUid(), NAMESPACE + "/" + name, s.share(),
-                            s.memoryUse()));
+                for (Planned p : plan(host, curves, seed)) {
+                    Pod created = client.pods().inNamespace(NAMESPACE).resource(p.pod()).create();
+                    host.addOnlinePod(new SimulatedHost.OnlinePod(created.getMetadata().getUid(), NAMESPACE + "/" + created.getMetadata().getName(),
+                            p.share(), p.memoryUse()));
                 }
                 return null;
             }));

@@ -1,5 +1,6 @@
 package io.colocation.simulator.real.yarn;
 
+import io.colocation.simulator.measure.YarnCounters;
 import io.colocation.simulator.model.host.BatchTask;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayDeque;
@@ -99,8 +100,7 @@ final class ApplicationSimulator {
         UserGroupInformation.createRemoteUser(USER).doAs((PrivilegedExceptionAction<Object>) () -> rm.getClientRMService()
                 .submitApplication(req));
         state = State.SUBMITTED;
-        counters.applicationsSubmitted.incrementAndGet();
-        counters.submitted.addAndGet(tasks);
+        counters.applicationSubmitted(tasks);
         return appId;
     }
 
@@ -185,13 +185,13 @@ final class ApplicationSimulator {
             }
             if (s.getExitStatus() == ContainerExitStatus.SUCCESS) {
                 done++;
-                counters.completed.incrementAndGet();
+                counters.taskCompleted();
                 continue;
             }
             if (s.getExitStatus() == ContainerExitStatus.PREEMPTED) {
-                counters.preempted.incrementAndGet();
+                counters.taskPreempted();
             } else if (s.getExitStatus() != NodeManagerSimulator.KILLED_EXIT_STATUS) {
-                counters.failed.incrementAndGet();
+                counters.taskFailed();
             }
             t.askedAtMillis = nowMillis;
             pending.addFirst(t);
@@ -201,7 +201,7 @@ final class ApplicationSimulator {
                     "");
             ugi.doAs((PrivilegedExceptionAction<Object>) () -> rm.getApplicationMasterService().finishApplicationMaster(fin));
             state = State.FINISHED;
-            counters.applicationsFinished.incrementAndGet();
+            counters.applicationFinished();
             // the ApplicationMaster's process exits: its NodeManager reports the container complete
             yarn.masterExited(master);
         }

@@ -1,8 +1,9 @@
 package io.colocation.simulator.real.yarn;
 
-import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.yarn.YarnContainers;
+import io.colocation.simulator.measure.YarnCounters;
 import io.colocation.simulator.model.host.BatchTask;
+import io.colocation.simulator.model.host.SimulatedCopilot;
 import io.colocation.simulator.model.host.SimulatedHost;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +99,7 @@ final class NodeManagerSimulator {
             report(l.id(), how == SimulatedHost.Ending.COMPLETED ? ContainerExitStatus.SUCCESS : KILLED_EXIT_STATUS,
                     how == SimulatedHost.Ending.COMPLETED ? "" : "OOM killed by the host's kernel");
             if (how == SimulatedHost.Ending.OOM_KILLED) {
-                counters.oomKilled.incrementAndGet();
+                counters.taskOomKilled();
             }
         }
     }
@@ -167,41 +168,19 @@ final class NodeManagerSimulator {
 
     /** The koordlet's view of this NodeManager (its copilot): the running containers, and the kill of one. */
     YarnContainers containers() {
-        return new YarnContainers() {
+        return new SimulatedCopilot() {
             @Override
-            public Optional<List<CollectTargets.YarnTarget>> current() {
-                List<CollectTargets.YarnTarget> out = new ArrayList<>();
-                for (Launched l : running.values()) {
-                    BatchTask t = l.task();
-                    out.add(new CollectTargets.YarnTarget(t.id(), "", List.of(), (int) (t.requestMilli() / 1000),
-                            t.requestMemory() >> 20, t.priority(), t.applicationMaster()));
+            protected java.util.Collection<BatchTask> running() {
+                synchronized (NodeManagerSimulator.this) {
+                    List<BatchTask> tasks = new ArrayList<>(running.size());
+                    running.values().forEach(l -> tasks.add(l.task()));
+                    return tasks;
                 }
-                return Optional.of(out);
-            }
-
-            @Override
-            public void refresh() {
-                // the list is the NodeManager simulator's own, always current
             }
 
             @Override
             public String describe() {
                 return "the simulated NodeManager " + nodeId;
-            }
-
-            @Override
-            public Map<String, String> problems() {
-                return Map.of();
-            }
-
-            @Override
-            public Map<String, Long> refusals() {
-                return Map.of();
-            }
-
-            @Override
-            public boolean ownedByNodeManager(int pid) {
-                return false;
             }
 
             @Override
@@ -220,7 +199,7 @@ final class NodeManagerSimulator {
         }
         host.stop(containerID);
         report(l.id(), KILLED_EXIT_STATUS, "killed by the koordlet: " + reason);
-        counters.killed.incrementAndGet();
+        counters.taskKilled();
         return Optional.empty();
     }
 }

@@ -3,6 +3,8 @@ package io.colocation.simulator.real.yarn;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.koordlet.yarn.YarnContainers;
+import io.colocation.simulator.measure.YarnCounters;
+import io.colocation.simulator.measure.YarnNodeFigures;
 import io.colocation.simulator.model.host.BatchTask;
 import io.colocation.simulator.model.host.SimulatedHost;
 import java.time.Clock;
@@ -51,15 +53,6 @@ import org.slf4j.LoggerFactory;
 public final class SimulatedYarn implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedYarn.class);
     public static final int NODE_MANAGER_PORT = 8041;
-
-    /**
-     * A node's YARN figures: capacity (the grant the RM's scheduler applies) and allocation as the scheduler holds them,
-     * and the vcores of the grant the broker published ({@code publishedMilli}, -1 before the first), which the scheduler
-     * applies once the plugin's update has made its way through the RM's event queues.
-     */
-    public record NodeFigures(long capacityMilli, long capacityMemory, long allocatedMilli, long allocatedMemory, long publishedMilli) {
-        public static final NodeFigures NONE = new NodeFigures(0, 0, 0, 0, -1);
-    }
 
     private final ResourceManager rm;
     private final Clock clock;
@@ -243,15 +236,15 @@ public final class SimulatedYarn implements AutoCloseable {
         return nodeManagers.get(host).containers();
     }
 
-    public NodeFigures figures(String host) {
+    public YarnNodeFigures figures(String host) {
         NodeManagerSimulator nm = nodeManagers.get(host);
         SchedulerNode node = nm == null ? null : ((AbstractYarnScheduler<?, ?>) rm.getResourceScheduler()).getSchedulerNode(nm.nodeId());
         if (node == null) {
-            return NodeFigures.NONE;
+            return YarnNodeFigures.NONE;
         }
         Resource total = node.getTotalResource();
         Resource used = node.getAllocatedResource();
-        return new NodeFigures(total.getVirtualCores() * 1000L, total.getMemorySize() << 20, used.getVirtualCores() * 1000L,
+        return new YarnNodeFigures(total.getVirtualCores() * 1000L, total.getMemorySize() << 20, used.getVirtualCores() * 1000L,
                 used.getMemorySize() << 20, published.vcoresMilli(nm.nodeId().toString()));
     }
 

@@ -1,0 +1,331 @@
+package io.colocation.simulator.fast;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.scheduler.config.KubeSchedulerConfiguration;
+import io.colocation.scheduler.framework.ClusterSnapshot;
+import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.Framework;
+import io.colocation.scheduler.framework.Handle;
+import io.colocation.scheduler.framework.NodeInfo;
+import io.colocation.scheduler.framework.NodeSearch;
+import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.Snapshots;
+import io.colocation.scheduler.framework.WaitingPods;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * The k8s-scheduler in the fast engine: its shipped profile ({@link KubeSchedulerConfiguration#defaults}: NodeResourcesFit,
+ * NodeAffinity, TaintToleration, LoadAwareScheduling, Coscheduling) and its {@link Framework}, the running scheduler's
+ * node search included, on a snapshot this cache keeps as the scheduler's own does (a node rebuilt when its Node, pods
+ * or NodeMetric changed). Binding is the engine's: a pod that passes Permit is bound at once. Each cycle tries the pending
+ * pods in creation order (they share one priority class); a pod no node could take waits for a change in the cluster or
+ * the flush, as kube-scheduler's unschedulable queue makes it, and within one cycle a pod asking at least as much as one
+ * that just found no node is not tried (the filters judge the node, not the pod's other fields).
+ */
+final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
+    private final FastKubernetes kube;
+    private final Clock clock;
+    private final Framework framework;
+    private final Framework.NodeSelector selector;
+    private final BiConsumer<Pod, String> bound;
+    private final long flushMillis;
+    /** The nodes in name order, their infos, where each sits. */
+    private final TreeMap<String, NodeInfo> infos = new TreeMap<>();
+    private List<NodeInfo> ordered = List.of();
+    private final Map<String, Integer> position = new HashMap<>();
+    private final java.util.Set<String> dirty = new java.util.HashSet<>();
+    /** Bound pods as parsed when first seen on their node (their placement time kept). */
+    private final Map<String, PodInfo> boundInfos = new HashMap<>();
+    /** Pods assumed onto a node and not bound yet: the pod and its node. */
+    private final Map<String, PodInfo> assumed = new HashMap<>();
+    private final Map<String, String> assumedOn = new HashMap<>();
+    private final Map<String, Entry> waiting = new LinkedHashMap<>();
+    /** Pods no node could take, since when (simulated ms). */
+    private final Map<String, Long> unschedulable = new HashMap<>();
+    private long attempts;
+    private long boundCount;
+
+    private record Entry(PodInfo pod, CycleState state, String node, long deadlineMillis) {
+    }
+
+    /** @param bound told each pod bound and its node (the kubelet starts it) */
+    FastScheduler(FastKubernetes kube, Clock clock, long flushMillis, BiConsumer<Pod, String> bound) {
+        this.kube = kube;
+        this.clock = clock;
+        this.flushMillis = flushMillis;
+        this.bound = bound;
+        this.framework = new Framework(KubeSchedulerConfiguration.defaults(this).profiles().get(0));
+        this.selector = framework.searching(new NodeSearch());
+    }
+
+    long attempts() {
+        return attempts;
+    }
+
+    long bound() {
+        return boundCount;
+    }
+
+    /** One round of the scheduling loop over the pending pods. */
+    void cycle() {
+        long now = clock.millis();
+        expireWaits(now);
+        Set<String> changes = kube.takeSchedulerChanges();
+        boolean changed = !changes.isEmpty();
+        dirty.addAll(changes);
+        List<long[]> noNodeFor = new ArrayList<>();
+        for (Pod pod : new ArrayList<>(kube.unboundPodsByKey().values())) {
+            String key = FastKubernetes.key(pod);
+            if (assumed.containsKey(key) || waiting.containsKey(key)) {
+                continue;
+            }
+            Long since = unschedulable.get(key);
+            if (since != null && !changed && now - since < flushMillis) {
+                continue;
+            }
+            long[] asks = asks(pod);
+            if (dominated(asks, noNodeFor)) {
+                continue;
+            }
+            if (!attempt(pod, key, now)) {
+                noNodeFor.add(asks);
+            }
+        }
+    }
+
+    /** Whether a pod asking {@code asks} asks at least what a pod that found no node this cycle asked. */
+    private static boolean dominated(long[] asks, List<long[]> noNodeFor) {
+        for (long[] failed : noNodeFor) {
+            if (asks[0] >= failed[0] && asks[1] >= failed[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The pod's batch-cpu and batch-memory as the product reads them; an unreadable pod asks nothing (its attempt says why). */
+    private static long[] asks(Pod pod) {
+        try {
+            io.colocation.model.Resources r = io.colocation.model.pod.PodRequests.batch(pod, "Pod " + FastKubernetes.key(pod) + ": ");
+            return new long[] {r.cpuMilli(), r.memoryBytes()};
+        } catch (InvalidInputException e) {
+            return new long[] {0, 0};
+        }
+    }
+
+    /** One attempt; false when no node could take the pod. */
+    private boolean attempt(Pod pod, String key, long now) {
+        attempts++;
+        PodInfo info;
+        try {
+            info = Snapshots.pod(pod, Instant.ofEpochMilli(now), "Pod " + key + ": ");
+        } catch (InvalidInputException e) {
+            unschedulable.put(key, now);
+            return true;
+        }
+        CycleState state = new CycleState(snapshot(Instant.ofEpochMilli(now)));
+        Framework.CycleResult cycle = framework.schedulingCycle(state, info, selector, this);
+        if (!cycle.reserved()) {
+            unschedulable.put(key, now);
+            return cycle.rejectedAt() != Framework.Point.FILTER;
+        }
+        unschedulable.remove(key);
+        Framework.PermitVerdict permit = cycle.permit();
+        if (permit.waiting()) {
+            waiting.put(key, new Entry(info, state, cycle.node(), now + permit.timeout().toMillis()));
+            return true;
+        }
+        bind(info, cycle.node());
+        return true;
+    }
+
+    private void bind(PodInfo info, String node) {
+        String key = info.key();
+        assumed.remove(key);
+        assumedOn.remove(key);
+        dirty.add(node);
+        kube.bind(key, node);
+        Pod pod = kube.pod(node, key);
+        if (pod != null) {
+            boundCount++;
+            boundInfos.put(key, info.withPlacedAt(clock.instant()));
+            bound.accept(pod, node);
+        }
+    }
+
+    private void expireWaits(long now) {
+        for (Entry e : new ArrayList<>(waiting.values())) {
+            if (e.deadlineMillis() <= now) {
+                reject(e.pod().key(), "waited at Permit past its timeout");
+            }
+        }
+    }
+
+    /** A bound pod left its node: its parsed info goes. */
+    void gone(String key) {
+        boundInfos.remove(key);
+        unschedulable.remove(key);
+    }
+
+    /** The nodes in name order with their bound and assumed pods and NodeMetrics; changed nodes rebuilt. */
+    private ClusterSnapshot snapshot(Instant now) {
+        dirty.addAll(kube.takeSchedulerChanges());
+        if (!dirty.isEmpty()) {
+            boolean sameNodes = true;
+            List<NodeInfo> next = new ArrayList<>(ordered);
+            for (String name : dirty) {
+                NodeInfo was = infos.get(name);
+                NodeInfo rebuilt = build(name, was, now);
+                if (rebuilt == null) {
+                    sameNodes &= was == null;
+                    infos.remove(name);
+                    continue;
+                }
+                infos.put(name, rebuilt);
+                Integer at = position.get(name);
+                if (at != null) {
+                    next.set(at, rebuilt);
+                } else {
+                    sameNodes = false;
+                }
+            }
+            dirty.clear();
+            if (sameNodes) {
+                ordered = next;
+            } else {
+                ordered = new ArrayList<>(infos.values());
+                position.clear();
+                for (int i = 0; i < ordered.size(); i++) {
+                    position.put(ordered.get(i).name(), i);
+                }
+            }
+        }
+        return new ClusterSnapshot(ordered, now);
+    }
+
+    private NodeInfo build(String name, NodeInfo was, Instant now) {
+        Node node = kube.node(name);
+        if (node == null) {
+            return null;
+        }
+        List<PodInfo> pods = new ArrayList<>();
+        for (Pod p : kube.podsOn(name)) {
+            String key = FastKubernetes.key(p);
+            PodInfo info = boundInfos.get(key);
+            if (info == null) {
+                try {
+                    info = Snapshots.pod(p, now, "Pod " + key + ": ");
+                } catch (InvalidInputException e) {
+                    continue;
+                }
+                boundInfos.put(key, info);
+            }
+            pods.add(info);
+        }
+        assumedOn.forEach((key, on) -> {
+            if (on.equals(name)) {
+                pods.add(assumed.get(key));
+            }
+        });
+        pods.sort(java.util.Comparator.comparing(PodInfo::key));
+        try {
+            return Snapshots.node(node, pods, kube.metric(name), null, "Node " + name + ": ", was);
+        } catch (InvalidInputException e) {
+            return null;
+        }
+    }
+
+    // The assumption (the scheduler's cache)
+
+    @Override
+    public void assume(PodInfo pod, String node) {
+        assumed.put(pod.key(), pod.withPlacedAt(clock.instant()));
+        assumedOn.put(pod.key(), node);
+        dirty.add(node);
+    }
+
+    @Override
+    public void forget(PodInfo pod) {
+        String node = assumedOn.remove(pod.key());
+        assumed.remove(pod.key());
+        if (node != null) {
+            dirty.add(node);
+        }
+    }
+
+    // The plugins' handle
+
+    @Override
+    public KubernetesClient client() {
+        throw new UnsupportedOperationException("the fast engine binds pods itself");
+    }
+
+    @Override
+    public boolean writeToken() {
+        return true;
+    }
+
+    @Override
+    public PodIndex podIndex(String name, Function<Pod, String> keyOf) {
+        return kube.index(name, keyOf);
+    }
+
+    @Override
+    public boolean assumed(String podKey) {
+        return assumed.containsKey(podKey);
+    }
+
+    @Override
+    public GenericKubernetesResource podGroup(String namespace, String name) {
+        return null; // gangs by annotation, as the workload makes them; no PodGroup objects
+    }
+
+    @Override
+    public WaitingPods waitingPods() {
+        return this;
+    }
+
+    // The pods waiting at Permit
+
+    @Override
+    public List<Waiting> list() {
+        List<Waiting> out = new ArrayList<>(waiting.size());
+        waiting.values().forEach(e -> out.add(new Waiting(e.pod(), e.node())));
+        return out;
+    }
+
+    @Override
+    public boolean allow(String podKey) {
+        Entry e = waiting.remove(podKey);
+        if (e == null) {
+            return false;
+        }
+        bind(e.pod(), e.node());
+        return true;
+    }
+
+    @Override
+    public boolean reject(String podKey, String reason) {
+        Entry e = waiting.remove(podKey);
+        if (e == null) {
+            return false;
+        }
+        framework.unreserve(e.state(), e.pod(), e.node(), this);
+        unschedulable.put(podKey, clock.millis());
+        return true;
+    }
+}

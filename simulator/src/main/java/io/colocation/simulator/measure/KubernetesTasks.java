@@ -1,0 +1,17 @@
+package io.colocation.simulator.measure;
+
+import java.util.List;
+
+/** What happened to the Kubernetes batch pods of a run, whichever engine ran them. */
+public interface KubernetesTasks {
+    long submitted();
+
+    long completed();
+
+    long evicted();
+
+    long oomKilled();
+
+    /** From creation to running, in simulated ms. */
+    List<Long> queueingMillis();
+}
