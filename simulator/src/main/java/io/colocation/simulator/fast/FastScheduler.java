@@ -90,7 +90,8 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
         List<long[]> noNodeFor = new ArrayList<>();
         for (Pod pod : new ArrayList<>(kube.unboundPodsByKey().values())) {
             String key = FastKubernetes.key(pod);
-            if (assumed.containsKey(key) || waiting.containsKey(key)) {
+            // a gang's member may have been bound by its last member's Permit earlier in this cycle
+            if (assumed.containsKey(key) || waiting.containsKey(key) || !kube.unboundPodsByKey().containsKey(key)) {
                 continue;
             }
             Long since = unschedulable.get(key);

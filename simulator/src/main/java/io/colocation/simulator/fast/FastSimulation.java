@@ -74,7 +74,7 @@ public final class FastSimulation {
     static final long EPOCH_MILLIS = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
     /** The plugin's graceful preemption waits this long before it kills (the real engine's simulation setting). */
     static final long WAIT_BEFORE_KILL_MILLIS = 60_000;
-    /** How long the loop may take to reach every node (simulated): the real engine's wall limit, as simulated time. */
+    /** How long (simulated) the loop may take to publish Batch and apply a YARN grant on every node before the run stops. */
     static final long WARM_UP_LIMIT_MILLIS = 2 * 3600_000L;
 
     private final SimulateOptions options;
