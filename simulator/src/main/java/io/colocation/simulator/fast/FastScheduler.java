@@ -57,7 +57,6 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
     /** Pods no node could take, since when (simulated ms). */
     private final Map<String, Long> unschedulable = new HashMap<>();
     private long attempts;
-    private long boundCount;
 
     private record Entry(PodInfo pod, CycleState state, String node, long deadlineMillis) {
     }
@@ -76,9 +75,6 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
         return attempts;
     }
 
-    long bound() {
-        return boundCount;
-    }
 
     /** One round of the scheduling loop over the pending pods. */
     void cycle() {
@@ -162,7 +158,6 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
         kube.bind(key, node);
         Pod pod = kube.pod(node, key);
         if (pod != null) {
-            boundCount++;
             boundInfos.put(key, info.withPlacedAt(clock.instant()));
             bound.accept(pod, node);
         }

@@ -69,7 +69,6 @@ final class FastYarn implements YarnSide {
         final int tasks;
         int done;
         Container master;
-        boolean finished;
 
         App(long id, List<WorkloadModel.TaskShape> shapes, long now) {
             this.id = id;
@@ -303,7 +302,6 @@ final class FastYarn implements YarnSide {
     }
 
     private void finish(App a) {
-        a.finished = true;
         apps.remove(a);
         demandChanged = true;
         counters.applicationFinished();
