@@ -59,8 +59,8 @@ public final class SimulateCommand {
                                    faster; fast (the default above): their decision code in this JVM on a virtual clock
                                    (SPEED is not used), a day of 1,000 nodes in minutes (docs/simulator.md)
               --delays N=S,...     the fast engine's delays in simulated seconds: brokerPass (10), schedulerCycle (1),
-                                   nodeManagerHeartbeat (1), pluginApply (1), unschedulableFlush (60),
-                                   yarnReportMinInterval (10), yarnReportRefresh (300)
+                                   nodeManagerHeartbeat (1), applicationMasterHeartbeat (1), pluginApply (1),
+                                   unschedulableFlush (60), yarnReportMinInterval (10), yarnReportRefresh (300)
               --report DIR         also write summary.json, report.txt, samples.csv and cpu.svg into DIR (made if missing)
               --quiet              no progress line
 

@@ -54,9 +54,10 @@ class SimulateCommandTest {
         assertEquals(SimulateOptions.Engine.REAL, SimulateOptions.parse(new String[] {"--nodes", "300"}).engine());
         assertEquals(SimulateOptions.Engine.FAST, SimulateOptions.parse(new String[] {"--nodes", "301"}).engine());
         assertEquals(SimulateOptions.Engine.REAL, SimulateOptions.parse(new String[] {"--nodes", "5000", "--engine", "real"}).engine());
-        SimulateOptions o = SimulateOptions.parse(new String[] {"--engine", "fast", "--delays", "brokerPass=5, nodeManagerHeartbeat=48"});
+        SimulateOptions o = SimulateOptions.parse(new String[] {"--engine", "fast", "--delays", "brokerPass=5, nodeManagerHeartbeat=48,applicationMasterHeartbeat=48"});
         assertEquals(5, o.delays().brokerPass());
         assertEquals(48, o.delays().nodeManagerHeartbeat());
+        assertEquals(48, o.delays().applicationMasterHeartbeat());
         assertEquals(1, o.delays().schedulerCycle());
     }
 

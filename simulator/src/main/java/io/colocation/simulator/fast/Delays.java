@@ -13,19 +13,21 @@ import java.util.Map;
  * @param brokerPass          the broker's pass (its sync interval; the real one also wakes on changes)
  * @param schedulerCycle      the k8s-scheduler tries its pending pods this often
  * @param nodeManagerHeartbeat YARN allocates on a NodeManager's heartbeat
+ * @param applicationMasterHeartbeat an ApplicationMaster registers, asks for its pending tasks and starts the containers
+ *                            it was given on its heartbeat (MapReduce's {@code yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms})
  * @param pluginApply         from a YARN grant the broker published to the scheduler applying it
  * @param unschedulableFlush  a pod no node could take is tried again after this long even without a change
  * @param yarnReportMinInterval the plugin reports a node's changed allocation to the broker at most this often
  * @param yarnReportRefresh   and an unchanged one this often (the real engine's plugin settings, SimulatedYarnConfiguration)
  */
-public record Delays(double koordletStep, double brokerPass, double schedulerCycle, double nodeManagerHeartbeat, double pluginApply,
-        double unschedulableFlush, double yarnReportMinInterval, double yarnReportRefresh) {
+public record Delays(double koordletStep, double brokerPass, double schedulerCycle, double nodeManagerHeartbeat,
+        double applicationMasterHeartbeat, double pluginApply, double unschedulableFlush, double yarnReportMinInterval, double yarnReportRefresh) {
     /** The delays {@code --delays} may set, by name. */
-    static final java.util.List<String> NAMES = java.util.List.of("brokerPass", "schedulerCycle", "nodeManagerHeartbeat", "pluginApply",
-            "unschedulableFlush", "yarnReportMinInterval", "yarnReportRefresh");
+    static final java.util.List<String> NAMES = java.util.List.of("brokerPass", "schedulerCycle", "nodeManagerHeartbeat",
+            "applicationMasterHeartbeat", "pluginApply", "unschedulableFlush", "yarnReportMinInterval", "yarnReportRefresh");
 
     public static Delays defaults(int koordletStepSeconds) {
-        return new Delays(koordletStepSeconds, 10, 1, 1, 1, 60, 10, 300);
+        return new Delays(koordletStepSeconds, 10, 1, 1, 1, 1, 60, 10, 300);
     }
 
     /** Wrong {@code --delays}, said in one line. */
@@ -39,8 +41,8 @@ public record Delays(double koordletStep, double brokerPass, double schedulerCyc
 
     /** {@code NAME=SECONDS[,NAME=SECONDS...]} laid over these delays; each 0.1 to 3600 simulated seconds. */
     public Delays with(String spec) throws Invalid {
-        double[] v = {brokerPass, schedulerCycle, nodeManagerHeartbeat, pluginApply, unschedulableFlush, yarnReportMinInterval,
-            yarnReportRefresh};
+        double[] v = {brokerPass, schedulerCycle, nodeManagerHeartbeat, applicationMasterHeartbeat, pluginApply, unschedulableFlush,
+            yarnReportMinInterval, yarnReportRefresh};
         for (String part : spec.split(",")) {
             int eq = part.indexOf('=');
             String name = eq < 0 ? part.trim() : part.substring(0, eq).trim();
@@ -60,7 +62,7 @@ public record Delays(double koordletStep, double brokerPass, double schedulerCyc
             }
             v[at] = seconds;
         }
-        return new Delays(koordletStep, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+        return new Delays(koordletStep, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
     }
 
     /** Containers a NodeManager heartbeat may bring its node: one a simulated second, as the real engine's RM assigns. */
@@ -76,6 +78,7 @@ public record Delays(double koordletStep, double brokerPass, double schedulerCyc
         m.put("schedulerCycleSeconds", schedulerCycle);
         m.put("nodeManagerHeartbeatSeconds", nodeManagerHeartbeat);
         m.put("containersPerHeartbeat", containersPerHeartbeat());
+        m.put("applicationMasterHeartbeatSeconds", applicationMasterHeartbeat);
         m.put("pluginApplySeconds", pluginApply);
         m.put("unschedulableFlushSeconds", unschedulableFlush);
         m.put("yarnReportMinIntervalSeconds", yarnReportMinInterval);

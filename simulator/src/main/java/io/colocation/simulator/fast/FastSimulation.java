@@ -238,6 +238,7 @@ public final class FastSimulation {
                 rounds[0]++;
             }));
             if (colocation) {
+                events.add(new Periodic("yarn-masters", Delays.millis(delays.applicationMasterHeartbeat()), start, yarn::mastersHeartbeat));
                 events.add(new Periodic("yarn", Delays.millis(delays.nodeManagerHeartbeat()), start, yarn::heartbeat));
                 events.add(new Periodic("broker", Delays.millis(delays.brokerPass()), start, () -> {
                     brokerPass.reconcileAll();

@@ -26,9 +26,11 @@ import java.util.Set;
 
 /**
  * The fast engine's YARN: a model of the ResourceManager's allocation, said so in docs/simulator.md. Applications are
- * served first come, first served (one queue); each asks for its ApplicationMaster (1 vcore, 2 GiB), then, once it runs,
- * for its tasks; a NodeManager heartbeat gives at most one container to its node when it fits what the node's capacity
- * leaves, memory and vcores both (the DominantResourceCalculator the plugin's CapacityScheduler config sets). What is
+ * served first come, first served (one queue); each asks for its ApplicationMaster (1 vcore, 2 GiB), which the RM starts
+ * itself; the master asks for its tasks and starts the containers it was given on its own heartbeats
+ * ({@link #mastersHeartbeat}); a NodeManager heartbeat gives its node containers, one a simulated second, each for the
+ * first ask that fits what the node's capacity leaves, memory and vcores both (the DominantResourceCalculator the
+ * plugin's CapacityScheduler config sets). A master lost ends its attempt as the RM ends one ({@link #again}). What is
  * the product's own: the broker's grants arrive through {@link YarnSide} as they would through the plugin's ZooKeeper
  * documents, take effect {@code pluginApply} later, and a node whose grant (or what it keeps, if more) fell below its
  * allocation has containers chosen by {@link VictimOrder} (the plugin's and the copilot's one order) marked, then killed
@@ -69,6 +71,14 @@ final class FastYarn implements YarnSide {
         final int tasks;
         int done;
         Container master;
+        /** The tasks its master asked for (on its last heartbeat) that the RM has not given it yet. */
+        int asked;
+        /** Containers the RM gave it, started on its next heartbeat. */
+        final List<Container> acquired = new ArrayList<>();
+        /** Masters lost in ways that count against {@link WorkloadModel.YarnApplication#MAX_ATTEMPTS}. */
+        int failedAttempts;
+        /** The running containers (the master's too), each with its node. */
+        final Map<String, NodeState> running = new LinkedHashMap<>();
 
         App(long id, List<WorkloadModel.TaskShape> shapes, long now) {
             this.id = id;
@@ -92,6 +102,8 @@ final class FastYarn implements YarnSide {
         Usage reported = Usage.NONE;
         long reportedAt = Long.MIN_VALUE / 2;
         final Map<String, Container> containers = new LinkedHashMap<>();
+        /** Containers allocated here whose ApplicationMaster has not started them yet: not running on the NodeManager. */
+        final Set<String> notStarted = new HashSet<>();
         final Map<String, Long> marked = new LinkedHashMap<>();
         YarnGrant published;
         YarnGrant applied;
@@ -173,7 +185,7 @@ final class FastYarn implements YarnSide {
         applyDueGrants(now);
         List<App> asking = new ArrayList<>();
         for (App a : apps) {
-            if (a.master == null || !a.pending.isEmpty()) {
+            if (a.master == null || a.asked > 0) {
                 asking.add(a);
             }
         }
@@ -184,7 +196,7 @@ final class FastYarn implements YarnSide {
                     if (!allocateOne(n, asking, now)) {
                         break;
                     }
-                    asking.removeIf(a -> a.master != null && a.pending.isEmpty());
+                    asking.removeIf(a -> a.master != null && a.asked == 0);
                 }
                 if (asking.isEmpty()) {
                     break;
@@ -217,23 +229,26 @@ final class FastYarn implements YarnSide {
                 if (n.fits(AM_VCORES, AM_MEMORY_MB)) {
                     BatchTask task = new BatchTask(nextContainerId(a), BatchTask.Side.YARN, "", AM_VCORES * 1000L, AM_MEMORY_MB << 20, 0.3,
                             (AM_MEMORY_MB << 20) / 2, 0, true, 0, now);
-                    a.master = launch(n, a, null, task);
+                    a.master = place(n, a, null, task);
+                    n.host.start(task); // the RM launches the master itself
                     return true;
                 }
                 continue; // an application whose master is not running asks for nothing else
             }
             WorkloadModel.TaskShape t = a.pending.peek();
-            if (t == null) {
+            if (t == null || a.asked == 0) {
                 continue;
             }
             long vcores = t.cpuMilli() / 1000;
             long mb = t.memoryBytes() >> 20;
             if (n.fits(vcores, mb)) {
                 a.pending.poll();
+                a.asked--;
                 counters.queued(Math.max(0, now - a.askedAt.poll()));
                 BatchTask task = new BatchTask(nextContainerId(a), BatchTask.Side.YARN, "", t.cpuMilli(), t.memoryBytes(),
                         vcores * t.cpuUse(), t.memoryUse(), t.workCoreSeconds(), false, TASK_PRIORITY, now);
-                launch(n, a, t, task);
+                a.acquired.add(place(n, a, t, task));
+                n.notStarted.add(task.id());
                 return true;
             }
         }
@@ -245,21 +260,49 @@ final class FastYarn implements YarnSide {
         return "container_1_" + a.id + "_01_" + ++containerIds;
     }
 
-    private Container launch(NodeState n, App a, WorkloadModel.TaskShape shape, BatchTask task) {
+    /** The RM allocates the container on the node: its room is taken. */
+    private Container place(NodeState n, App a, WorkloadModel.TaskShape shape, BatchTask task) {
         Container c = new Container(task.id(), a, shape, task);
         demandChanged = true;
         n.containers.put(c.id(), c);
+        a.running.put(c.id(), n);
         n.allocatedVcores += task.requestMilli() / 1000;
         n.allocatedMemoryMB += task.requestMemory() >> 20;
-        n.host.start(task);
         changed.add(n.nodeId);
         return c;
+    }
+
+    /**
+     * Every running ApplicationMaster heartbeats once: it starts the containers it was given since its last heartbeat, asks
+     * for all its pending tasks (the first heartbeat registers and asks; those it learnt ended are pending again), and
+     * finishes when every task succeeded.
+     */
+    void mastersHeartbeat() {
+        for (App a : new ArrayList<>(apps)) {
+            if (a.master == null) {
+                continue;
+            }
+            if (a.done >= a.tasks) {
+                finish(a);
+                continue;
+            }
+            for (Container c : a.acquired) {
+                NodeState n = a.running.get(c.id());
+                if (n != null && n.notStarted.remove(c.id())) {
+                    n.host.start(c.task());
+                }
+            }
+            a.acquired.clear();
+            a.asked = a.pending.size();
+        }
     }
 
     /** The container left its node: its room is free again. */
     private Container release(NodeState n, String id) {
         Container c = n.containers.remove(id);
         if (c != null) {
+            c.app().running.remove(id);
+            n.notStarted.remove(id);
             n.allocatedVcores -= c.task().requestMilli() / 1000;
             n.allocatedMemoryMB -= c.task().requestMemory() >> 20;
             n.marked.remove(id);
@@ -277,42 +320,55 @@ final class FastYarn implements YarnSide {
         }
         if (how == SimulatedHost.Ending.OOM_KILLED) {
             counters.taskOomKilled();
-            again(c);
+            again(c, true);
             return;
         }
         if (c.shape() != null) {
             counters.taskCompleted();
             App a = c.app();
-            if (++a.done >= a.tasks) {
-                finish(a);
-            }
+            a.done++; // the master learns it, and finishes, on its next heartbeat
         }
     }
 
-    /** A task's container was taken: it asks again, first in its application's queue. */
-    private void again(Container c) {
+    /**
+     * A container was taken: its task asks again, first in its application's queue. A master taken ends the attempt, and
+     * the RM kills the attempt's containers (they are not kept across attempts): the next attempt asks for its master and
+     * then for those tasks again, keeping the ones that succeeded; unless the loss {@code counts} (the scheduler's
+     * preemption does not) and the application has no attempt left: then it fails.
+     */
+    private void again(Container c, boolean counts) {
         App a = c.app();
         demandChanged = true;
-        if (c.shape() == null) {
-            a.master = null; // a new attempt asks for its master again
+        if (c.shape() != null) {
+            a.pending.addFirst(c.shape());
+            a.askedAt.addFirst(clock.millis());
             return;
         }
-        a.pending.addFirst(c.shape());
-        a.askedAt.addFirst(clock.millis());
+        a.master = null;
+        a.asked = 0;
+        a.acquired.clear();
+        boolean failed = counts && ++a.failedAttempts >= WorkloadModel.YarnApplication.MAX_ATTEMPTS;
+        for (Map.Entry<String, NodeState> e : new ArrayList<>(a.running.entrySet())) {
+            e.getValue().host.stop(e.getKey());
+            Container task = release(e.getValue(), e.getKey());
+            if (!failed) {
+                a.pending.addFirst(task.shape());
+                a.askedAt.addFirst(clock.millis());
+            }
+        }
+        if (failed) {
+            apps.remove(a);
+            counters.applicationFailed();
+        }
     }
 
     private void finish(App a) {
         apps.remove(a);
         demandChanged = true;
         counters.applicationFinished();
-        if (a.master != null) {
-            for (NodeState n : byHost.values()) {
-                if (n.containers.containsKey(a.master.id())) {
-                    n.host.stop(a.master.id());
-                    release(n, a.master.id());
-                    break;
-                }
-            }
+        for (Map.Entry<String, NodeState> e : new ArrayList<>(a.running.entrySet())) {
+            e.getValue().host.stop(e.getKey());
+            release(e.getValue(), e.getKey());
         }
     }
 
@@ -380,8 +436,10 @@ final class FastYarn implements YarnSide {
                 }
                 n.host.stop(id);
                 Container c = release(n, id);
-                counters.taskPreempted();
-                again(c);
+                if (c.shape() != null) {
+                    counters.taskPreempted(); // as the application counts it: a master's end is not a task's
+                }
+                again(c, false);
             }
         }
     }
@@ -399,7 +457,11 @@ final class FastYarn implements YarnSide {
             @Override
             protected Collection<BatchTask> running() {
                 List<BatchTask> tasks = new ArrayList<>(n.containers.size());
-                n.containers.values().forEach(c -> tasks.add(c.task()));
+                for (Container c : n.containers.values()) {
+                    if (!n.notStarted.contains(c.id())) {
+                        tasks.add(c.task());
+                    }
+                }
                 return tasks;
             }
 
@@ -419,7 +481,7 @@ final class FastYarn implements YarnSide {
                         n.host.stop(containerID);
                         Container c = release(n, containerID);
                         counters.taskKilled();
-                        again(c);
+                        again(c, true);
                     }
                 });
                 return Optional.empty();

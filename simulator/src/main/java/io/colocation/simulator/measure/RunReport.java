@@ -149,6 +149,7 @@ public final class RunReport {
         yt.put("failed", yc == null ? 0 : yc.failed());
         yt.put("applicationsSubmitted", yc == null ? 0 : yc.applicationsSubmitted());
         yt.put("applicationsFinished", yc == null ? 0 : yc.applicationsFinished());
+        yt.put("applicationsFailed", yc == null ? 0 : yc.applicationsFailed());
         List<Long> yq = yc == null ? List.of() : yc.queueingMillis();
         yt.put("queueingP50Seconds", round(percentileLong(yq, 50) / 1000.0, 1));
         yt.put("queueingP99Seconds", round(percentileLong(yq, 99) / 1000.0, 1));

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class YarnCounters {
     private final AtomicLong applicationsSubmitted = new AtomicLong();
     private final AtomicLong applicationsFinished = new AtomicLong();
+    /** ended by the RM when their ApplicationMaster failed as often as they may try */
+    private final AtomicLong applicationsFailed = new AtomicLong();
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong preempted = new AtomicLong();
@@ -29,6 +31,10 @@ public final class YarnCounters {
 
     public void applicationFinished() {
         applicationsFinished.incrementAndGet();
+    }
+
+    public void applicationFailed() {
+        applicationsFailed.incrementAndGet();
     }
 
     public void taskCompleted() {
@@ -66,6 +72,10 @@ public final class YarnCounters {
 
     public long applicationsFinished() {
         return applicationsFinished.get();
+    }
+
+    public long applicationsFailed() {
+        return applicationsFailed.get();
     }
 
     public long submitted() {

@@ -39,8 +39,12 @@ public final class WorkloadModel {
     public record KubernetesJob(List<TaskShape> pods, boolean gang) {
     }
 
-    /** A YARN application's tasks (its ApplicationMaster is YARN's own). */
+    /**
+     * A YARN application's tasks (its ApplicationMaster is YARN's own). It may make {@value #MAX_ATTEMPTS} attempts, as
+     * MapReduce's {@code mapreduce.am.max-attempts}; a master the scheduler preempted does not count (the RM's rule).
+     */
     public record YarnApplication(List<TaskShape> tasks) {
+        public static final int MAX_ATTEMPTS = 2;
     }
 
     private final SplittableRandom random;

@@ -2,6 +2,7 @@ package io.colocation.simulator.real.yarn;
 
 import io.colocation.simulator.measure.YarnCounters;
 import io.colocation.simulator.model.host.BatchTask;
+import io.colocation.simulator.model.workload.WorkloadModel.YarnApplication;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,6 +31,10 @@ import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.util.Records;
 
@@ -39,7 +44,9 @@ import org.apache.hadoop.yarn.util.Records;
  * and heartbeating through the ApplicationMasterService in process, with the AMRMToken the RM made for it. It asks for
  * a container per pending task (all of one size, as MapReduce's maps), starts each task on the container's NodeManager,
  * runs a task again when its container ends other than with success (PREEMPTED is counted apart, as YARN's AMs do not
- * count it as a task failure) and finishes once every task succeeded.
+ * count it as a task failure) and finishes once every task succeeded. It makes the attempts
+ * {@link YarnApplication#MAX_ATTEMPTS} allows: a new attempt keeps the tasks that succeeded and asks again for those the
+ * RM killed with the last one, as MapReduce's recovery does; an application the RM failed stops.
  */
 final class ApplicationSimulator {
     static final String USER = "simulated";
@@ -84,7 +91,7 @@ final class ApplicationSimulator {
         ctx.setApplicationId(appId);
         ctx.setApplicationName("simulated-batch");
         ctx.setApplicationType("MAPREDUCE");
-        ctx.setMaxAppAttempts(1);
+        ctx.setMaxAppAttempts(YarnApplication.MAX_ATTEMPTS);
         ctx.setQueue(queue);
         ctx.setPriority(Priority.newInstance(0));
         ContainerLaunchContext launch = Records.newRecord(ContainerLaunchContext.class);
@@ -105,9 +112,20 @@ final class ApplicationSimulator {
     }
 
     /** The RM launched this application's master container (its token is set); it registers on its next heartbeat. */
-    synchronized void launched(Container masterContainer, Token<AMRMTokenIdentifier> token) throws Exception {
+    synchronized void launched(Container masterContainer, Token<AMRMTokenIdentifier> token, long nowMillis) throws Exception {
+        ApplicationAttemptId attempt = masterContainer.getId().getApplicationAttemptId();
+        if (attemptId != null && !attempt.equals(attemptId)) {
+            // the RM killed the last attempt's containers (containers are not kept across attempts): their tasks ask again
+            for (YarnTask t : running.values()) {
+                t.askedAtMillis = nowMillis;
+                pending.addFirst(t);
+            }
+            running.clear();
+            toRelease.clear();
+            responseId = 0;
+        }
         master = masterContainer;
-        attemptId = masterContainer.getId().getApplicationAttemptId();
+        attemptId = attempt;
         ugi = UserGroupInformation.createRemoteUser(attemptId.toString());
         ugi.addTokenIdentifier(token.decodeIdentifier());
         state = State.LAUNCHED;
@@ -135,6 +153,9 @@ final class ApplicationSimulator {
 
     /** One heartbeat: register once launched, then ask, take what was allocated, learn what completed, finish when done. */
     synchronized void heartbeat(long nowMillis) throws Exception {
+        if (state != State.LAUNCHED && state != State.RUNNING || !current()) {
+            return;
+        }
         if (state == State.LAUNCHED) {
             RegisterApplicationMasterRequest reg = Records.newRecord(RegisterApplicationMasterRequest.class);
             reg.setHost("localhost");
@@ -142,9 +163,6 @@ final class ApplicationSimulator {
             reg.setTrackingUrl("");
             ugi.doAs((PrivilegedExceptionAction<Object>) () -> rm.getApplicationMasterService().registerApplicationMaster(reg));
             state = State.RUNNING;
-        }
-        if (state != State.RUNNING) {
-            return;
         }
         List<ResourceRequest> ask = new ArrayList<>();
         if (!pending.isEmpty()) {
@@ -205,6 +223,22 @@ final class ApplicationSimulator {
             // the ApplicationMaster's process exits: its NodeManager reports the container complete
             yarn.masterExited(master);
         }
+    }
+
+    /**
+     * Whether this attempt is still the application's: false while the RM starts the next one after a failed master, and
+     * once the RM failed the application (then it is over, counted as failed).
+     */
+    private boolean current() {
+        RMApp app = rm.getRMContext().getRMApps().get(appId);
+        if (app == null || app.getState() == RMAppState.FAILED || app.getState() == RMAppState.KILLED) {
+            state = State.FINISHED;
+            counters.applicationFailed();
+            return false;
+        }
+        RMAppAttempt attempt = app.getCurrentAppAttempt();
+        return attempt != null && attempt.getAppAttemptId().equals(attemptId)
+                && (attempt.getAppAttemptState() == RMAppAttemptState.LAUNCHED || attempt.getAppAttemptState() == RMAppAttemptState.RUNNING);
     }
 
     synchronized ApplicationId id() {

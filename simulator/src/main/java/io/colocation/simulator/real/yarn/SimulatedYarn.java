@@ -166,7 +166,7 @@ public final class SimulatedYarn implements AutoCloseable {
             return;
         }
         try {
-            app.launched(master, token);
+            app.launched(master, token, clock.millis());
         } catch (Exception e) {
             LOG.warn("YARN: application {} cannot use its master's token: {}", id, e.toString());
             return;
