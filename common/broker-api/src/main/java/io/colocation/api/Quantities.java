@@ -24,6 +24,9 @@ public final class Quantities {
     /** Decimal SI suffixes as powers of ten. */
     private static final Map<String, Integer> DECIMAL_EXPONENTS = suffixes("n", -9, "u", -6, "m", -3, "k", 3, "M", 6, "G", 9, "T", 12,
             "P", 15, "E", 18);
+    /** Base units per suffix, × 1000, for the forms a fast reading takes. */
+    private static final Map<String, Long> PLAIN_MILLI = plainMilliPerUnit();
+    private static final long LARGEST_MILLI = Long.MAX_VALUE / 1000 * 1000;
 
     private Quantities() {
     }
@@ -62,6 +65,21 @@ public final class Quantities {
         return amount;
     }
 
+    private static Map<String, Long> plainMilliPerUnit() {
+        Map<String, Long> out = new HashMap<>();
+        BINARY_SHIFTS.forEach((suffix, shift) -> {
+            if (shift <= 50) {
+                out.put(suffix, 1000L << shift);
+            }
+        });
+        DECIMAL_EXPONENTS.forEach((suffix, exponent) -> {
+            if (exponent >= -3 && exponent <= 15) {
+                out.put(suffix, BigDecimal.ONE.scaleByPowerOfTen(exponent + 3).longValueExact());
+            }
+        });
+        return Collections.unmodifiableMap(out);
+    }
+
     private static Map<String, Integer> suffixes(Object... pairs) {
         Map<String, Integer> out = new HashMap<>();
         for (int i = 0; i < pairs.length; i += 2) {
@@ -83,11 +101,43 @@ public final class Quantities {
 
     /** Base units × 1000, rounded up (CPU in milli-cores). */
     public static long milliValue(String text, String where) throws InvalidInputException {
-        return amount(text, where).scaleByPowerOfTen(3).setScale(0, RoundingMode.CEILING).longValueExact();
+        long milli = plainMilli(text);
+        return milli >= 0 ? milli : amount(text, where).scaleByPowerOfTen(3).setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
     /** Base units, rounded up (memory in bytes, extended resources as integers). */
     public static long value(String text, String where) throws InvalidInputException {
+        long milli = plainMilli(text);
+        if (milli >= 0) {
+            return milli / 1000 + (milli % 1000 == 0 ? 0 : 1);
+        }
         return amount(text, where).setScale(0, RoundingMode.CEILING).longValueExact();
+    }
+
+    /**
+     * The quantity in base units × 1000 when it is a plain integer with a common suffix ({@code 500m}, {@code 4},
+     * {@code 16Gi}), read without a regular expression or BigDecimal since pods and metrics are read all the time;
+     * -1 for any other form, which {@link #amount} reads (and judges).
+     */
+    private static long plainMilli(String text) {
+        if (text == null) {
+            return -1;
+        }
+        int digits = 0;
+        while (digits < text.length() && text.charAt(digits) >= '0' && text.charAt(digits) <= '9') {
+            digits++;
+        }
+        if (digits == 0 || digits > 18) {
+            return -1;
+        }
+        Long perUnit = PLAIN_MILLI.get(text.substring(digits));
+        if (perUnit == null) {
+            return -1;
+        }
+        long number = Long.parseLong(text.substring(0, digits));
+        if (number > LARGEST_MILLI / perUnit) {
+            return -1; // too large: amount says so
+        }
+        return number * perUnit;
     }
 }

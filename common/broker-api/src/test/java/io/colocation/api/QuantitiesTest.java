@@ -50,6 +50,34 @@ class QuantitiesTest {
         assertDoesNotThrowValue("1e-100", 1);
     }
 
+    @Test
+    void plainIntegersAreReadAsTheGeneralReadingReadsThemUpToTheLargestAllowed() throws Exception {
+        String[] suffixes = {"", "m", "k", "M", "G", "T", "P", "Ki", "Mi", "Gi", "Ti", "Pi"};
+        long largest = Long.MAX_VALUE / 1000; // base units
+        for (String suffix : suffixes) {
+            java.math.BigDecimal unit = Quantities.amount("1" + suffix, "f");
+            long limit = java.math.BigDecimal.valueOf(largest).divide(unit, 0, java.math.RoundingMode.FLOOR).longValueExact();
+            for (long n : new long[] {0, 1, 7, 999, 1000, 1001, 123_456_789, limit - 1, limit, limit + 1, 999_999_999_999_999_999L}) {
+                String text = n + suffix;
+                java.math.BigDecimal amount;
+                try {
+                    amount = Quantities.amount(text, "f");
+                } catch (InvalidInputException tooLarge) {
+                    assertTrue(n > limit, text + " is within the limit");
+                    assertThrows(InvalidInputException.class, () -> Quantities.value(text, "f"));
+                    assertThrows(InvalidInputException.class, () -> Quantities.milliValue(text, "f"));
+                    continue;
+                }
+                assertEquals(amount.setScale(0, java.math.RoundingMode.CEILING).longValueExact(), Quantities.value(text, "f"), text);
+                assertEquals(amount.scaleByPowerOfTen(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact(),
+                        Quantities.milliValue(text, "f"), text);
+            }
+        }
+        assertEquals(7, Quantities.value("007", "f"));
+        assertEquals(1, Quantities.value("1m", "f"), "a milli-unit rounds up to one");
+        assertEquals(4000, Quantities.milliValue(" 4 ", "f"), "spaces are trimmed as before");
+    }
+
     private static void assertDoesNotThrowValue(String text, long expected) {
         try {
             assertEquals(expected, Quantities.value(text, "f"), "a tiny positive amount rounds up, as apimachinery's Value()");

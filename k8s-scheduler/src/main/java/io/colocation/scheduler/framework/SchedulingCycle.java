@@ -61,7 +61,8 @@ public final class SchedulingCycle {
         int wanted = profile.scores().isEmpty() ? Math.min(toFind, 1) : toFind;
         int[] feasible = new int[Math.min(wanted, all)];
         int found = 0;
-        Map<String, Integer> rejections = new java.util.TreeMap<>();
+        // Counted by verdict, read out as reasons only when no node fits: plugins hand the same verdict to many nodes.
+        Map<Status, int[]> rejections = new java.util.IdentityHashMap<>();
         int processed = 0;
         while (processed < all && found < wanted) {
             int i = (start + processed++) % all;
@@ -69,14 +70,16 @@ public final class SchedulingCycle {
             if (rejected == null) {
                 feasible[found++] = i;
             } else {
-                rejected.reasons().forEach(r -> rejections.merge(r, 1, Integer::sum));
+                rejections.computeIfAbsent(rejected, s -> new int[1])[0]++;
             }
         }
         if (sampled) {
             search.stoppedAfter(start, processed, all);
         }
         if (found == 0) {
-            return new Selection(null, summary(0, all, rejections));
+            Map<String, Integer> reasons = new java.util.TreeMap<>();
+            rejections.forEach((status, count) -> status.reasons().forEach(r -> reasons.merge(r, count[0], Integer::sum)));
+            return new Selection(null, summary(0, all, reasons));
         }
         Arrays.sort(feasible, 0, found); // ties go to the first node in order, as in decide
         long[] totals = new long[found];

@@ -1,6 +1,8 @@
 package io.colocation.scheduler.framework;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** A plugin's verdict at one extension point, with reasons a user understands. */
 public record Status(Code code, List<String> reasons) {
@@ -8,8 +10,24 @@ public record Status(Code code, List<String> reasons) {
 
     public static final Status SUCCESS = new Status(Code.SUCCESS, List.of());
 
+    private static final int MAX_SHARED = 1024;
+    private static final Map<String, Status> SHARED = new ConcurrentHashMap<>();
+
     public static Status unschedulable(String reason) {
         return new Status(Code.UNSCHEDULABLE, List.of(reason));
+    }
+
+    /**
+     * The one verdict for this reason: a search counts rejections by verdict, and a filter that rejects many nodes for
+     * the same reason hands out one object. Reasons come from pods and nodes, so only the first few are kept.
+     */
+    public static Status sharedUnschedulable(String reason) {
+        Status known = SHARED.get(reason);
+        if (known != null) {
+            return known;
+        }
+        Status fresh = unschedulable(reason);
+        return SHARED.size() < MAX_SHARED ? SHARED.computeIfAbsent(reason, r -> fresh) : fresh;
     }
 
     public boolean success() {

@@ -56,9 +56,14 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
     private final Map<String, Entry> waiting = new LinkedHashMap<>();
     /** Pods no node could take, since when (simulated ms). */
     private final Map<String, Long> unschedulable = new HashMap<>();
+    private final Map<String, Asked> asked = new HashMap<>();
     private long attempts;
 
     private record Entry(PodInfo pod, CycleState state, String node, long deadlineMillis) {
+    }
+
+    /** A pending pod's batch-cpu and batch-memory as read from that Pod object: read once, not every cycle. */
+    private record Asked(Pod pod, long[] asks) {
     }
 
     /** @param bound told each pod bound and its node (the kubelet starts it) */
@@ -84,8 +89,13 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
         boolean changed = !changes.isEmpty();
         dirty.addAll(changes);
         List<long[]> noNodeFor = new ArrayList<>();
-        for (Pod pod : new ArrayList<>(kube.unboundPodsByKey().values())) {
-            String key = FastKubernetes.key(pod);
+        Map<String, Pod> unbound = kube.unboundPodsByKey();
+        if (asked.size() > unbound.size()) {
+            asked.keySet().retainAll(unbound.keySet());
+        }
+        for (Map.Entry<String, Pod> pending : new ArrayList<>(unbound.entrySet())) {
+            String key = pending.getKey();
+            Pod pod = pending.getValue();
             // a gang's member may have been bound by its last member's Permit earlier in this cycle
             if (assumed.containsKey(key) || waiting.containsKey(key) || !kube.unboundPodsByKey().containsKey(key)) {
                 continue;
@@ -94,7 +104,12 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
             if (since != null && !changed && now - since < flushMillis) {
                 continue;
             }
-            long[] asks = asks(pod);
+            Asked was = asked.get(key);
+            if (was == null || was.pod() != pod) {
+                was = new Asked(pod, asks(pod, key));
+                asked.put(key, was);
+            }
+            long[] asks = was.asks();
             if (dominated(asks, noNodeFor)) {
                 continue;
             }
@@ -115,9 +130,9 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
     }
 
     /** The pod's batch-cpu and batch-memory as the product reads them; an unreadable pod asks nothing (its attempt says why). */
-    private static long[] asks(Pod pod) {
+    private static long[] asks(Pod pod, String key) {
         try {
-            io.colocation.model.Resources r = io.colocation.model.pod.PodRequests.batch(pod, "Pod " + FastKubernetes.key(pod) + ": ");
+            io.colocation.model.Resources r = io.colocation.model.pod.PodRequests.batch(pod, "Pod " + key + ": ");
             return new long[] {r.cpuMilli(), r.memoryBytes()};
         } catch (InvalidInputException e) {
             return new long[] {0, 0};

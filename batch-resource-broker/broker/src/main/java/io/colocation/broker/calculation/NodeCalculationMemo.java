@@ -23,8 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * and classifying pods is most of a pass; this keeps a pass over thousands of quiet nodes cheap.
  */
 public final class NodeCalculationMemo {
-    /** What the outcome was computed from; resource versions change with every write of an object. */
-    private record Inputs(String nodeVersion, List<String> podVersions, String metricVersion, ColocationConfig config) {
+    /**
+     * What the outcome was computed from; resource versions change with every write of an object. Pods are kept as uids
+     * and versions side by side, not joined: an informer's unchanged pod keeps its strings, so comparing is mostly
+     * identity.
+     */
+    private record Inputs(String nodeVersion, List<String> podUids, List<String> podVersions, String metricVersion,
+            ColocationConfig config) {
     }
 
     private record Entry(Inputs inputs, boolean stale, Facts facts, Map<String, ReadPod> pods) {
@@ -54,11 +59,13 @@ public final class NodeCalculationMemo {
     public Facts calculate(ColocationConfig config, Node node, List<Pod> pods, NodeCalculation.Metric metric,
             String metricVersion, Instant now) {
         String name = node.getMetadata().getName();
+        List<String> podUids = new ArrayList<>(pods.size());
         List<String> podVersions = new ArrayList<>(pods.size());
         for (Pod pod : pods) {
-            podVersions.add(pod.getMetadata().getUid() + "@" + pod.getMetadata().getResourceVersion());
+            podUids.add(pod.getMetadata().getUid());
+            podVersions.add(pod.getMetadata().getResourceVersion());
         }
-        Inputs inputs = new Inputs(node.getMetadata().getResourceVersion(), podVersions, metricVersion, config);
+        Inputs inputs = new Inputs(node.getMetadata().getResourceVersion(), podUids, podVersions, metricVersion, config);
         Entry cached = entries.get(name);
         if (cached != null && cached.inputs().equals(inputs) && inputs.nodeVersion() != null
                 && cached.stale() == DegradeRules.isDegraded(metric.state(), cached.facts().outcome().strategy(), now)) {

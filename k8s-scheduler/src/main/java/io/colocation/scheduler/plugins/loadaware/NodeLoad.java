@@ -152,7 +152,7 @@ final class NodeLoad {
             table[k * LIMIT_STRIDE + 1] = alloc;
             table[k * LIMIT_STRIDE + 2] = threshold;
             table[k * LIMIT_STRIDE + 3] = vector.indexOf(r);
-            rejections[k] = Status.unschedulable("node(s) " + r + aggregated + " usage exceed threshold");
+            rejections[k] = Status.sharedUnschedulable("node(s) " + r + aggregated + " usage exceed threshold");
             k++;
         }
         return new Limits(allZero, names, table, rejections);

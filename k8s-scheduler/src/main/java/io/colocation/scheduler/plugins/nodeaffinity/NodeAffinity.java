@@ -20,6 +20,7 @@ import java.util.Map;
 public final class NodeAffinity implements FilterPlugin {
     public static final String NAME = "NodeAffinity";
     static final String REASON = "node(s) didn't match Pod's node affinity/selector";
+    private static final Status MISMATCH = Status.unschedulable(REASON);
 
     @Override
     public String name() {
@@ -39,12 +40,12 @@ public final class NodeAffinity implements FilterPlugin {
         if (spec.getNodeSelector() != null) {
             for (Map.Entry<String, String> e : spec.getNodeSelector().entrySet()) {
                 if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return Status.unschedulable(REASON);
+                    return MISMATCH;
                 }
             }
         }
         if (required != null && !matchesAny(required.getNodeSelectorTerms(), labels, node.name())) {
-            return Status.unschedulable(REASON);
+            return MISMATCH;
         }
         return Status.SUCCESS;
     }

@@ -16,6 +16,7 @@ import java.util.Map;
  */
 public final class NodeResourcesFit implements FilterPlugin {
     public static final String NAME = "NodeResourcesFit";
+    private static final Status TOO_MANY_PODS = Status.unschedulable("Too many pods");
 
     @Override
     public String name() {
@@ -24,11 +25,11 @@ public final class NodeResourcesFit implements FilterPlugin {
 
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        List<String> reasons = null; // allocated only for a node that does not fit: most fit
+        Status rejected = null;
+        List<String> reasons = null; // allocated only for a node short of two things or more
         long maxPods = node.allocatable("pods", -1);
         if (maxPods >= 0 && node.podCount() + 1 > maxPods) {
-            reasons = new ArrayList<>();
-            reasons.add("Too many pods");
+            rejected = TOO_MANY_PODS;
         }
         for (Map.Entry<String, Long> r : pod.requests().entrySet()) {
             if (r.getValue() <= 0) {
@@ -37,10 +38,18 @@ public final class NodeResourcesFit implements FilterPlugin {
             long allocatable = node.allocatable(r.getKey(), 0);
             long requested = node.requested(r.getKey());
             if (requested + r.getValue() > allocatable) {
-                reasons = reasons == null ? new ArrayList<>() : reasons;
-                reasons.add("Insufficient " + r.getKey());
+                Status lacking = Status.sharedUnschedulable("Insufficient " + r.getKey());
+                if (rejected == null) {
+                    rejected = lacking;
+                } else {
+                    reasons = reasons == null ? new ArrayList<>(rejected.reasons()) : reasons;
+                    reasons.addAll(lacking.reasons());
+                }
             }
         }
-        return reasons == null ? Status.SUCCESS : new Status(Status.Code.UNSCHEDULABLE, reasons);
+        if (reasons != null) {
+            return new Status(Status.Code.UNSCHEDULABLE, reasons);
+        }
+        return rejected == null ? Status.SUCCESS : rejected;
     }
 }

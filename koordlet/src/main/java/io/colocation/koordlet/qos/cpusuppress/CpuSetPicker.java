@@ -3,11 +3,9 @@ package io.colocation.koordlet.qos.cpusuppress;
 import io.colocation.koordlet.qos.Processor;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Picks {@code count} CPUs for the BE tier as Koordinator's {@code calculateBESuppressCPUSetPolicy} does: CPUs
@@ -36,7 +34,11 @@ final class CpuSetPicker {
                 : Integer.compare(b.size(), a.size()));
 
         int need = count;
-        Set<Integer> used = new HashSet<>();
+        // taken[b][j]: the j-th CPU of bucket b is picked (each CPU sits in one bucket)
+        boolean[][] taken = new boolean[buckets.size()][];
+        for (int b = 0; b < buckets.size(); b++) {
+            taken[b] = new boolean[buckets.get(b).size()];
+        }
         // Whole cores first: a BE pair shares an L1/L2 with itself, not with an online thread.
         int previous = -1;
         int i = 0;
@@ -52,14 +54,14 @@ final class CpuSetPicker {
             }
             List<Processor> bucket = buckets.get(i);
             for (int j = 0; j < bucket.size() - 1; j++) {
-                if (used.contains(bucket.get(j).cpu())) {
+                if (taken[i][j]) {
                     continue;
                 }
                 if (bucket.get(j).core() == bucket.get(j + 1).core()) {
                     picked.add(bucket.get(j).cpu());
                     picked.add(bucket.get(j + 1).cpu());
-                    used.add(bucket.get(j).cpu());
-                    used.add(bucket.get(j + 1).cpu());
+                    taken[i][j] = true;
+                    taken[i][j + 1] = true;
                     need -= 2;
                     break;
                 }
@@ -67,6 +69,8 @@ final class CpuSetPicker {
         }
         previous = -1;
         int start = i;
+        // Each bucket's first unused CPU only moves forward: a cursor per bucket instead of a scan from its start.
+        int[] cursor = new int[buckets.size()];
         for (; i < buckets.size(); i = (i + 1) % buckets.size()) {
             if (need <= 0) {
                 break;
@@ -77,13 +81,13 @@ final class CpuSetPicker {
                 }
                 previous = need;
             }
-            for (Processor p : buckets.get(i)) {
-                if (!used.contains(p.cpu())) {
-                    picked.add(p.cpu());
-                    used.add(p.cpu());
-                    need--;
-                    break;
-                }
+            while (cursor[i] < taken[i].length && taken[i][cursor[i]]) {
+                cursor[i]++;
+            }
+            if (cursor[i] < taken[i].length) {
+                taken[i][cursor[i]] = true;
+                picked.add(buckets.get(i).get(cursor[i]++).cpu());
+                need--;
             }
         }
         return picked;
