@@ -97,7 +97,7 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
             String key = pending.getKey();
             Pod pod = pending.getValue();
             // a gang's member may have been bound by its last member's Permit earlier in this cycle
-            if (assumed.containsKey(key) || waiting.containsKey(key) || !kube.unboundPodsByKey().containsKey(key)) {
+            if (assumed.containsKey(key) || waiting.containsKey(key) || !unbound.containsKey(key)) {
                 continue;
             }
             Long since = unschedulable.get(key);
