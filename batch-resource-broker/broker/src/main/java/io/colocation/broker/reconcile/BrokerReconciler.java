@@ -1,9 +1,7 @@
 package io.colocation.broker.reconcile;
 
-import io.colocation.api.ResourceNames;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.arbitration.ArbitrationSettings;
-import io.colocation.broker.arbitration.Decision;
 import io.colocation.broker.calculation.NodeCalculationMemo;
 import io.colocation.broker.decision.InputFault;
 import io.colocation.broker.decision.KubernetesDemand;
@@ -16,6 +14,11 @@ import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger.Publication;
 import io.colocation.broker.ledger.NodeLedger;
 import io.colocation.broker.nodeagent.ReleaseProof;
+import io.colocation.broker.publication.NodeMemory;
+import io.colocation.broker.publication.PublicationExecutor;
+import io.colocation.broker.publication.PublicationMemory;
+import io.colocation.broker.publication.PublicationPlan;
+import io.colocation.broker.publication.PublicationPlanner;
 import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.broker.yarn.Leadership;
 import io.colocation.broker.yarn.NotLeaderException;
@@ -49,12 +52,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker's pass, an orchestrator of stages: which nodes to decide ({@link PassNodes}: all on a full pass, else
- * those whose inputs changed and the periodic full pass's next slice), each node's facts read once ({@link NodeFactsReader}), the pure per-node decision
- * ({@link NodeDecision}), one writer per side ({@link KubernetesGrantWriter}, {@link YarnGrantWriter}, each with
- * its own memory of what it wrote and the fence check) and the pure {@link LedgerBuilder}; nodes are published in
- * parallel. Idempotent: a pass publishes only what differs from what the sides hold. Only the leader publishes;
- * a standby computes the same ledger for its API. When this replica takes the lead it forgets what it believed
- * was published, re-reads the grants from the node statuses and from ZooKeeper, and re-stamps the YARN grants
+ * those whose inputs changed and the periodic full pass's next slice), each node's facts read once
+ * ({@link NodeFactsReader}), the pure per-node decision ({@link NodeDecision}), each node's publication plan
+ * ({@link PublicationPlanner}, pure, on the node's {@link NodeMemory}) carried out by the one writer to both sides
+ * ({@link PublicationExecutor}, which checks the fence before each write), and the pure {@link LedgerBuilder}; nodes
+ * are published in parallel. Idempotent: a pass publishes only what differs from what the sides hold. Only the leader
+ * publishes; a standby computes the same ledger for its API. When this replica takes the lead it forgets what it
+ * believed was published, re-reads the grants from the node statuses and from ZooKeeper, and re-stamps the YARN grants
  * with its epoch.
  */
 public final class BrokerReconciler implements Closeable {
@@ -69,8 +73,8 @@ public final class BrokerReconciler implements Closeable {
     private final Clock clock;
     private final String policy;
     private final ExecutorService publishers;
-    private final KubernetesGrantWriter kubernetesWriter;
-    private final YarnGrantWriter yarnWriter;
+    private final PublicationMemory memory;
+    private final PublicationExecutor executor;
     private final NodeCalculationMemo calculations = new NodeCalculationMemo();
     private final NodeFactsReader reader;
     /** Nodes whose inputs cannot be read: since when, and why. */
@@ -110,12 +114,11 @@ public final class BrokerReconciler implements Closeable {
         this.policy = arbitration.policy().name().toLowerCase(Locale.ROOT);
         // Checked right before each write: this replica still leads with the epoch it resumed.
         BooleanSupplier fenceHolds = () -> leadership.fence().map(LeaderEpoch.Fence::epoch).orElse(-1L) == resumedEpoch;
-        this.kubernetesWriter = new KubernetesGrantWriter(kubernetes, fenceHolds, arbitration.kubernetesShrinkSettle());
-        this.yarnWriter = new YarnGrantWriter(fenceHolds);
-        this.reader = new NodeFactsReader(view, this.yarnSides, matchHostNames, calculations, kubernetesWriter, yarnWriter,
-                releaseProof);
+        this.memory = new PublicationMemory(arbitration.kubernetesShrinkSettle());
+        this.executor = new PublicationExecutor(kubernetes, this.yarnSides, memory, fenceHolds);
+        this.reader = new NodeFactsReader(view, this.yarnSides, matchHostNames, calculations, memory, releaseProof);
         this.publishers = Executors.newFixedThreadPool(publishThreads, Daemons.named("broker-publish"));
-        this.passNodes = new PassNodes(fullPassEvery, sweepSlice, this.yarnSides, ledger, kubernetesWriter);
+        this.passNodes = new PassNodes(fullPassEvery, sweepSlice, this.yarnSides, ledger, memory);
     }
 
     public PassStats stats() {
@@ -146,8 +149,7 @@ public final class BrokerReconciler implements Closeable {
 
     /** Forget what was published so the next pass compares with the sides again and rewrites everything. */
     public void forgetPublications() {
-        kubernetesWriter.forget();
-        yarnWriter.forget();
+        memory.forgetWritten();
         fullPassDue.set(true);
     }
 
@@ -292,35 +294,21 @@ public final class BrokerReconciler implements Closeable {
         return new PassReport(leading, work.size(), kWrites, yWrites, errors, millis, passNodes.sweeping());
     }
 
-    /** Publishes one node's decision to each side (only while leading) and builds its ledger. */
+    /** Publishes one node's decision to each side (only while leading: its plan, carried out) and builds its ledger. */
     private NodeLedger publish(NodeWork w, boolean leading, Instant now) {
         if (w.frozen() != null) {
-            Resources kGrant = w.currentBatch() == null ? Resources.ZERO : w.currentBatch();
-            return LedgerBuilder.frozen(w, policy, kGrant, yarnWriter.publishedOrZero(w.node()), kubernetesWriter.last(w.node()),
-                    yarnWriter.last(w.node()), now);
+            NodeMemory m = memory.of(w.node());
+            return LedgerBuilder.frozen(w, policy, w.currentBatch() == null ? Resources.ZERO : w.currentBatch(),
+                    m.yarnPublished() == null ? Resources.ZERO : m.yarnPublished(), m.lastKubernetes(), m.lastYarn(), now);
         }
-        Decision d = w.decision();
-        Map<String, Long> allocatable = w.reclaim().allocatable();
-        Resources batch = allocatable.containsKey(ResourceNames.BATCH_CPU) ? d.kubernetesPublish() : null;
-        Resources mid = allocatable.containsKey(ResourceNames.MID_CPU)
-                ? new Resources(allocatable.get(ResourceNames.MID_CPU), allocatable.get(ResourceNames.MID_MEMORY)) : null;
-        Publication kPub = leading ? kubernetesWriter.publishIfDue(w, batch, mid, now) : kubernetesWriter.last(w.node());
-        Publication yPub = yarnWriter.last(w.node());
-        YarnGrant grant = null;
-        Resources yGrant = Resources.ZERO;
+        PublicationPlan plan = PublicationPlanner.plan(w, memory.of(w.node()), leading, now);
+        PublicationExecutor.Outcome done = executor.execute(w, plan, now);
+        NodeMemory m = done.memory();
         YarnFacts yarn = w.yarn();
-        if (yarn != null) {
-            grant = yarn.persisted();
-            if (leading && yarn.reachable() && kubernetesWriter.coverBeforeGrow(w, kubernetesWriter.grantInForce(w, leading),
-                    d.yarnPublish())) {
-                YarnGrantWriter.Result result = yarnWriter.publishIfChanged(w, yarnSides.get(yarn.clusterId()), d.yarnPublish(),
-                        d.yarnKeep(), now);
-                yPub = result.publication();
-                grant = result.written() != null ? result.written() : grant;
-            }
-            yGrant = yarnWriter.inForce(w.node(), yarn);
-        }
-        return LedgerBuilder.decided(w, policy, mid, kubernetesWriter.grantInForce(w, leading), yGrant, grant, kPub, yPub, now);
+        YarnGrant grant = yarn == null ? null : done.yarnWritten() != null ? done.yarnWritten() : yarn.persisted();
+        Resources yGrant = yarn == null ? Resources.ZERO : m.yarnGrantInForce(yarn);
+        return LedgerBuilder.decided(w, policy, PublicationPlanner.mid(w), m.kubernetesGrantInForce(w.currentBatch(), leading), yGrant,
+                grant, m.lastKubernetes(), m.lastYarn(), now);
     }
 
     /** Forgets what it kept of nodes that are gone (on full passes, which see every node). */
@@ -334,8 +322,7 @@ public final class BrokerReconciler implements Closeable {
         excessSince.keySet().retainAll(names);
         calculations.retain(names);
         nodeWarnings.retain(names);
-        kubernetesWriter.retain(names);
-        yarnWriter.retain(names);
+        memory.retain(names);
     }
 
     /** Takes the lead: re-stamps YARN grants with the new epoch; publication state is re-read from the sides. */

@@ -11,7 +11,10 @@ import io.colocation.broker.decision.YarnFacts;
 import io.colocation.broker.kube.ClusterInputs;
 import io.colocation.broker.kube.ClusterView;
 import io.colocation.broker.nodeagent.ReleaseProof;
+import io.colocation.broker.publication.NodeMemory;
+import io.colocation.broker.publication.PublicationMemory;
 import io.colocation.broker.yarn.YarnSide;
+import io.colocation.broker.yarn.YarnUnits;
 import io.colocation.model.Resources;
 import io.colocation.model.config.ColocationConfig;
 import io.fabric8.kubernetes.api.model.Node;
@@ -40,18 +43,16 @@ final class NodeFactsReader {
     private final Map<String, YarnSide> yarnSides;
     private final boolean matchHostNames;
     private final NodeCalculationMemo calculations;
-    private final KubernetesGrantWriter kubernetesWriter;
-    private final YarnGrantWriter yarnWriter;
+    private final PublicationMemory memory;
     private final ReleaseProof releaseProof;
 
     NodeFactsReader(ClusterInputs view, Map<String, YarnSide> yarnSides, boolean matchHostNames, NodeCalculationMemo calculations,
-            KubernetesGrantWriter kubernetesWriter, YarnGrantWriter yarnWriter, ReleaseProof releaseProof) {
+            PublicationMemory memory, ReleaseProof releaseProof) {
         this.view = view;
         this.yarnSides = yarnSides;
         this.matchHostNames = matchHostNames;
         this.calculations = calculations;
-        this.kubernetesWriter = kubernetesWriter;
-        this.yarnWriter = yarnWriter;
+        this.memory = memory;
         this.releaseProof = releaseProof;
     }
 
@@ -116,20 +117,21 @@ final class NodeFactsReader {
             NodeCalculation.Metric metric = metricOf(name, parsed);
             NodeCalculationMemo.Facts calculation = calculations.calculate(config, node, pods, metric,
                     parsed.map(ClusterView.ParsedMetric::resourceVersion).orElse(null), now);
-            KubernetesGrantWriter.Written written = kubernetesWriter.written(name, leading);
+            NodeMemory remembered = memory.of(name);
+            NodeMemory.Written written = remembered.kubernetesWritten(leading);
             NodeManagerIdentity.Resolution nm = NodeManagerIdentity.resolve(node, pods, known, matchHostNames);
             YarnFacts yarnFacts = nm.nodeManager() == null ? null : yarn(nm.nodeManager().clusterId(), nm.nodeManager().nodeId());
-            Resources granted = yarnFacts == null ? null : yarnWriter.granted(name, yarnFacts, leading);
+            Resources granted = yarnFacts == null ? null : remembered.yarnGrantFrom(yarnFacts, leading);
             return new NodeFacts(name, node, metric, calculation, configError,
                     written != null ? written.batch() : calculation.publishedBatch(),
                     written != null ? written.mid() : calculation.publishedMid(), nm, yarnFacts, granted, kubernetesDemand,
-                    apiServerUp, prior, excessSince, now, leading ? kubernetesWriter.settlingFrom(name) : null, releaseProof);
+                    apiServerUp, prior, excessSince, now, leading ? memory.settlingFrom(name) : null, releaseProof);
         }
 
         /** Batch and Mid the node carries as this replica knows them: what it wrote as leader, else the node's status. */
         Carried carried(Node node) {
             String name = node.getMetadata().getName();
-            KubernetesGrantWriter.Written written = kubernetesWriter.written(name, leading);
+            NodeMemory.Written written = memory.of(name).kubernetesWritten(leading);
             if (written != null) {
                 return new Carried(written.batch(), written.mid());
             }

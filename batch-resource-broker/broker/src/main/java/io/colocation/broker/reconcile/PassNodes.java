@@ -3,6 +3,7 @@ package io.colocation.broker.reconcile;
 import io.colocation.broker.decision.YarnFacts;
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.ledger.NodeLedger;
+import io.colocation.broker.publication.PublicationMemory;
 import io.colocation.broker.yarn.YarnSide;
 import io.fabric8.kubernetes.api.model.Node;
 import java.time.Duration;
@@ -29,7 +30,7 @@ final class PassNodes {
     private final int slice;
     private final Map<String, YarnSide> yarnSides;
     private final Ledger ledger;
-    private final KubernetesGrantWriter kubernetesWriter;
+    private final PublicationMemory memory;
     /** Nodes whose write failed in the last pass: decided again in the next one. */
     private final Set<String> retry = ConcurrentHashMap.newKeySet();
     private final ArrayDeque<String> sweep = new ArrayDeque<>();
@@ -40,7 +41,7 @@ final class PassNodes {
     record Selection(List<Node> nodes, boolean completesFullPass) {
     }
 
-    PassNodes(Duration every, int slice, Map<String, YarnSide> yarnSides, Ledger ledger, KubernetesGrantWriter kubernetesWriter) {
+    PassNodes(Duration every, int slice, Map<String, YarnSide> yarnSides, Ledger ledger, PublicationMemory memory) {
         if (slice < 1) {
             throw new IllegalArgumentException("the full pass's slice must hold at least one node: " + slice);
         }
@@ -48,7 +49,7 @@ final class PassNodes {
         this.slice = slice;
         this.yarnSides = yarnSides;
         this.ledger = ledger;
-        this.kubernetesWriter = kubernetesWriter;
+        this.memory = memory;
     }
 
     /** No full pass has run yet. */
@@ -129,7 +130,7 @@ final class PassNodes {
         for (Node node : all) {
             String name = node.getMetadata().getName();
             if (changed.contains(name) || retry.contains(name) || yarnMoved(name, pass, yarnChanged)
-                    || kubernetesWriter.settledSinceAsked(name)) {
+                    || memory.settledSinceAsked(name)) {
                 out.add(node);
             }
         }
