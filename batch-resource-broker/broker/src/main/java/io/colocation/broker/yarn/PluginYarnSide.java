@@ -128,14 +128,18 @@ public final class PluginYarnSide implements YarnSide {
 
     @Override
     public Optional<Usage> unconfirmed(String nodeId) {
-        publisher.ack(nodeId).ifPresent(a -> unconfirmed.confirmedVersion(nodeId, a.version()));
-        return unconfirmed.peak(nodeId);
+        return unconfirmed.peak(nodeId, confirmation(nodeId));
+    }
+
+    /** What the plugin last acknowledged for the node: the version it applied. */
+    private UnconfirmedGrants.Confirmation confirmation(String nodeId) {
+        return publisher.ack(nodeId).map(a -> UnconfirmedGrants.Confirmation.version(a.version())).orElse(UnconfirmedGrants.Confirmation.NONE);
     }
 
     @Override
     public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException {
         YarnGrant grant = publisher.publish(nodeId, vcores, memoryMB, keep.vcores(), keep.memoryMB());
-        unconfirmed.published(grant);
+        unconfirmed.published(grant, confirmation(nodeId));
         return grant;
     }
 

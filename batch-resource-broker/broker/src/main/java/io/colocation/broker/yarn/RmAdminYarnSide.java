@@ -238,18 +238,21 @@ public final class RmAdminYarnSide implements YarnSide {
 
     @Override
     public Optional<Usage> unconfirmed(String nodeId) {
+        return unconfirmed.peak(nodeId, confirmation(nodeId));
+    }
+
+    /** What the ResourceManager last reported of the node: its capacity, which settles the newest grant with those figures. */
+    private UnconfirmedGrants.Confirmation confirmation(String nodeId) {
         NodeReport r = reports.get(nodeId);
-        if (r != null) {
-            unconfirmed.confirmedCapacity(nodeId, r.getCapability().getVirtualCores(), r.getCapability().getMemorySize());
-        }
-        return unconfirmed.peak(nodeId);
+        return r == null ? UnconfirmedGrants.Confirmation.NONE
+                : UnconfirmedGrants.Confirmation.capacity(r.getCapability().getVirtualCores(), r.getCapability().getMemorySize());
     }
 
     @Override
     public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException {
         // No plugin preempts in this mode: the keep is recorded with the grant only.
         YarnGrant grant = publisher.publish(nodeId, vcores, memoryMB, keep.vcores(), keep.memoryMB());
-        unconfirmed.published(grant);
+        unconfirmed.published(grant, confirmation(nodeId));
         apply(nodeId, vcores, memoryMB);
         return grant;
     }

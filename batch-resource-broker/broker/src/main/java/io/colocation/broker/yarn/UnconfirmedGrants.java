@@ -4,7 +4,6 @@ import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.yarn.YarnSide.Usage;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,16 +15,54 @@ import java.util.concurrent.ConcurrentHashMap;
  * shrink leaves it on the grow for a while. The broker counts on the largest of them, not only the newest, before it
  * gives the other side room. A new leader knows only the persisted (newest) grant; what its predecessor published in
  * the last moments before it was deposed is not tracked.
+ *
+ * <p>Reading changes nothing: {@link #peak} works out what YARN's latest confirmation settles each time; a publication
+ * drops the grants that confirmation settled, so the list stays short.
  */
 final class UnconfirmedGrants {
     /** Beyond this, the two oldest merge into one (the later version, the larger figures): safe, only less precise. */
     static final int MAX_PER_NODE = 32;
 
+    /** What YARN last confirmed of a node's grants. */
+    interface Confirmation {
+        /** YARN has confirmed nothing the broker can match. */
+        Confirmation NONE = grants -> Long.MIN_VALUE;
+
+        /** The newest version among {@code grants} it settles (with every earlier one); {@code Long.MIN_VALUE}: none. */
+        long settledThrough(Iterable<YarnGrant> grants);
+
+        /** YARN confirmed applying version {@code version} (the plugin's acknowledgement): it and every earlier one. */
+        static Confirmation version(long version) {
+            return grants -> version;
+        }
+
+        /**
+         * YARN reports the node's capacity without a version (the RM admin route): the newest grant with those figures
+         * and every earlier one. A capacity no unconfirmed grant has settles nothing.
+         */
+        static Confirmation capacity(int vcores, long memoryMB) {
+            return grants -> {
+                long newest = Long.MIN_VALUE;
+                for (YarnGrant g : grants) {
+                    if (g.vcores() == vcores && g.memoryMB() == memoryMB) {
+                        newest = g.version();
+                    }
+                }
+                return newest;
+            };
+        }
+    }
+
     private final Map<String, Deque<YarnGrant>> byNode = new ConcurrentHashMap<>();
 
-    void published(YarnGrant grant) {
+    /** A grant just published; {@code confirmed} what YARN confirmed so far, whose settled grants are dropped. */
+    void published(YarnGrant grant, Confirmation confirmed) {
         Deque<YarnGrant> grants = byNode.computeIfAbsent(grant.nodeId(), n -> new ArrayDeque<>());
         synchronized (grants) {
+            long settled = confirmed.settledThrough(grants);
+            while (!grants.isEmpty() && grants.peekFirst().version() <= settled) {
+                grants.pollFirst();
+            }
             grants.addLast(grant);
             if (grants.size() > MAX_PER_NODE) {
                 YarnGrant a = grants.pollFirst();
@@ -36,60 +73,28 @@ final class UnconfirmedGrants {
         }
     }
 
-    /** YARN confirmed applying version {@code version} of the node's grants: it and every earlier one are settled. */
-    void confirmedVersion(String nodeId, long version) {
-        Deque<YarnGrant> grants = byNode.get(nodeId);
-        if (grants == null) {
-            return;
-        }
-        synchronized (grants) {
-            while (!grants.isEmpty() && grants.peekFirst().version() <= version) {
-                grants.pollFirst();
-            }
-        }
-    }
-
     /**
-     * YARN reports the node's capacity without a version (the RM admin route): the newest grant with those figures and
-     * every earlier one are settled. A capacity no unconfirmed grant has settles nothing.
+     * The largest figures (each resource on its own) among the node's grants {@code confirmed} does not settle, empty
+     * when there are none.
      */
-    void confirmedCapacity(String nodeId, int vcores, long memoryMB) {
-        Deque<YarnGrant> grants = byNode.get(nodeId);
-        if (grants == null) {
-            return;
-        }
-        synchronized (grants) {
-            long newest = Long.MIN_VALUE;
-            for (YarnGrant g : grants) {
-                if (g.vcores() == vcores && g.memoryMB() == memoryMB) {
-                    newest = g.version();
-                }
-            }
-            for (Iterator<YarnGrant> it = grants.iterator(); it.hasNext() && newest != Long.MIN_VALUE; ) {
-                if (it.next().version() <= newest) {
-                    it.remove();
-                }
-            }
-        }
-    }
-
-    /** The largest figures (each resource on its own) among the node's unconfirmed grants, empty when there are none. */
-    Optional<Usage> peak(String nodeId) {
+    Optional<Usage> peak(String nodeId, Confirmation confirmed) {
         Deque<YarnGrant> grants = byNode.get(nodeId);
         if (grants == null) {
             return Optional.empty();
         }
         synchronized (grants) {
-            if (grants.isEmpty()) {
-                return Optional.empty();
-            }
+            long settled = confirmed.settledThrough(grants);
             int vcores = 0;
             long memoryMB = 0;
+            boolean any = false;
             for (YarnGrant g : grants) {
-                vcores = Math.max(vcores, g.vcores());
-                memoryMB = Math.max(memoryMB, g.memoryMB());
+                if (g.version() > settled) {
+                    any = true;
+                    vcores = Math.max(vcores, g.vcores());
+                    memoryMB = Math.max(memoryMB, g.memoryMB());
+                }
             }
-            return Optional.of(new Usage(vcores, memoryMB));
+            return any ? Optional.of(new Usage(vcores, memoryMB)) : Optional.empty();
         }
     }
 }
