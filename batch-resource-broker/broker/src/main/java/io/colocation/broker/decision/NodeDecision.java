@@ -31,14 +31,16 @@ public final class NodeDecision {
     }
 
     public static NodeWork decide(NodeFacts f, ArbitrationSettings arbitration) {
+        NodeFacts.Pass pass = f.pass();
+        NodeFacts.InForce inForce = f.inForce();
         if (f.calculation() == null) {
             // Reported once by the config's own health check, not per node.
-            return NodeWork.frozen(f.name(), f.node(), f.configError(), f.priorFault(), null, f.currentBatch(), f.currentMid());
+            return NodeWork.frozen(f.name(), f.node(), pass.configError(), f.priorFault(), null, inForce.batch(), inForce.mid());
         }
         NodeCalculation.Outcome outcome = f.calculation().outcome();
         List<String> explain = new ArrayList<>(outcome.explain());
-        if (f.configError() != null) {
-            explain.add("the latest slo-controller-config was refused, the previous one is used: " + f.configError());
+        if (pass.configError() != null) {
+            explain.add("the latest slo-controller-config was refused, the previous one is used: " + pass.configError());
         }
         NodeReclaim reclaim = outcome.reclaim();
         String degradedReason = null;
@@ -46,13 +48,13 @@ public final class NodeDecision {
         NodeWork.Report report = null;
         if (outcome.invalidInput() != null) {
             InputFault prior = f.priorFault();
-            fault = prior != null && prior.cause().equals(outcome.invalidInput()) ? prior : new InputFault(outcome.invalidInput(), f.now());
+            fault = prior != null && prior.cause().equals(outcome.invalidInput()) ? prior : new InputFault(outcome.invalidInput(), pass.now());
             report = new NodeWork.Report("BatchInputInvalid", outcome.invalidInput());
             Instant removeAt = DegradeRules.inputFaultRemovesBatchAt(fault.since(), outcome.strategy());
-            if (f.now().isBefore(removeAt)) {
+            if (pass.now().isBefore(removeAt)) {
                 return NodeWork.frozen(f.name(), f.node(), outcome.invalidInput() + "; grants frozen at their last values until it is"
                         + " fixed or until " + removeAt + " (degradeTimeMinutes after it appeared), then Batch is removed", fault, report,
-                        f.currentBatch(), f.currentMid());
+                        inForce.batch(), inForce.mid());
             }
             degradedReason = "input invalid since " + fault.since() + ": " + outcome.invalidInput() + "; Batch removed";
             explain.add("cannot calculate: " + outcome.invalidInput() + "; invalid for more than degradeTimeMinutes: Batch and Mid"
@@ -74,34 +76,34 @@ public final class NodeDecision {
         }
         Resources kubernetesUsed = f.calculation().batchUsed();
         explain.addAll(f.calculation().notes());
-        Resources kPublished = f.currentBatch() == null ? Resources.ZERO : f.currentBatch();
+        Resources kPublished = inForce.batch() == null ? Resources.ZERO : inForce.batch();
         // A shrink just written: pods placed on the grant before it may still be bound, so YARN counts on the old grant.
-        Resources kInForce = f.kubernetesSettlingFrom() == null ? kPublished : kPublished.max(f.kubernetesSettlingFrom());
+        Resources kInForce = inForce.batchSettlingFrom() == null ? kPublished : kPublished.max(inForce.batchSettlingFrom());
         if (!kInForce.equals(kPublished)) {
             explain.add("Kubernetes: its grant shrank moments ago; YARN counts on the earlier " + kInForce.cpuMilli()
                     + " milli-cores until bindings decided on it have landed");
         }
-        SideState k = new SideState(kubernetesUsed, f.kubernetesDemand(), kPublished, kInForce, f.apiServerUp());
+        SideState k = new SideState(kubernetesUsed, pass.kubernetesDemand(), kPublished, kInForce, pass.apiServerUp());
         SideState y = yarnSide(f, origin, explain);
-        if (!f.apiServerUp()) {
+        if (!pass.apiServerUp()) {
             explain.add("Kubernetes: informers are not watching: its grant is frozen and YARN does not grow into it");
         }
         Instant excessSince = null;
         boolean takeBack = true;
         if (!drained && f.yarn() != null && !k.used().plus(y.used()).fitsIn(origin)) {
-            excessSince = f.excessSince() != null ? f.excessSince() : f.now();
-            takeBack = !f.now().isBefore(excessSince.plus(arbitration.takeBackAfter()));
+            excessSince = f.excessSince() != null ? f.excessSince() : pass.now();
+            takeBack = !pass.now().isBefore(excessSince.plus(arbitration.takeBackAfter()));
             explain.add("use above origin since " + excessSince + (takeBack ? ": taken back now (takeBackAfterSeconds "
                     : ": held until it has lasted takeBackAfterSeconds (") + arbitration.takeBackAfter().toSeconds() + ")");
         }
         Decision decision = drained ? GrantArbiter.drained(k, y)
                 : f.yarn() == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y, takeBack);
         if (f.yarn() != null && !drained) {
-            decision = heldByKoordlet(f.node(), decision, origin, y, f.now(), f.releaseProof(), explain);
+            decision = heldByKoordlet(f.node(), decision, origin, y, pass.now(), pass.releaseProof(), explain);
         }
         explain.add(decision.explanation());
         return new NodeWork(f.name(), f.node(), null, degradedReason, outcome.strategy(), reclaim, origin, drained, outcome.capacity(),
-                outcome.nodeUsage(), kubernetesUsed, f.nodeManager().nodeManager(), f.yarn(), decision, f.currentBatch(), f.currentMid(),
+                outcome.nodeUsage(), kubernetesUsed, f.nodeManager().nodeManager(), f.yarn(), decision, inForce.batch(), inForce.mid(),
                 fault, report, explain, excessSince);
     }
 
@@ -121,8 +123,8 @@ public final class NodeDecision {
         }
         // Never granted: YARN still runs on the NodeManager's own totals, so Kubernetes must not count on
         // any of origin until YARN acknowledges its first grant.
-        Resources published = f.yarnGranted() != null ? f.yarnGranted() : origin.max(yarn.used());
-        if (f.yarnGranted() == null) {
+        Resources published = f.inForce().yarnGranted() != null ? f.inForce().yarnGranted() : origin.max(yarn.used());
+        if (f.inForce().yarnGranted() == null) {
             explain.add("YARN: no grant yet for " + yarn.nodeId() + "; Kubernetes waits for YARN to acknowledge its first grant");
         }
         explain.add("YARN: NodeManager " + yarn.nodeId() + " of cluster " + yarn.clusterId() + " (from " + nm.nodeManager().source() + ")"

@@ -2,6 +2,7 @@ package io.colocation.broker.publication;
 
 import io.colocation.broker.decision.YarnFacts;
 import io.colocation.broker.ledger.NodeLedger.Publication;
+import io.colocation.broker.yarn.YarnSide;
 import io.colocation.broker.yarn.YarnUnits;
 import io.colocation.model.Resources;
 import java.time.Duration;
@@ -75,7 +76,7 @@ public record NodeMemory(Written kubernetes, Resources originWritten, Shrink set
             return yarnKept;
         }
         return yarn.persisted() == null ? Resources.ZERO
-                : YarnUnits.of(new io.colocation.broker.yarn.YarnSide.Usage(yarn.persisted().keepVcores(), yarn.persisted().keepMemoryMB()));
+                : YarnUnits.of(new YarnSide.Usage(yarn.persisted().keepVcores(), yarn.persisted().keepMemoryMB()));
     }
 
     /** The origin the node's annotation shows as far as this replica knows: what it wrote, else {@code annotated}. */

@@ -1,6 +1,5 @@
 package io.colocation.broker.publication;
 
-import io.colocation.model.Resources;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -26,11 +25,6 @@ public final class PublicationMemory {
 
     public Duration settle() {
         return settle;
-    }
-
-    /** The Batch grant before a shrink of the node that has not settled yet, else null (see {@link NodeMemory#settlingFrom}). */
-    public Resources settlingFrom(String node) {
-        return of(node).settlingFrom(System.nanoTime(), settle);
     }
 
     /** Whether a shrink of the node has settled since last asked (no event announces it: the node is to be decided again). */

@@ -73,27 +73,21 @@ final class NodeFactsReader {
 
     final class Pass {
         private final ColocationConfig config;
-        private final String configError;
-        private final Resources kubernetesDemand;
+        private final NodeFacts.Pass shared;
         private final NodeManagerIdentity.HostIndex known;
-        private final boolean apiServerUp;
         private final boolean leading;
-        private final Instant now;
         private final Map<String, Optional<YarnFacts>> yarn = new ConcurrentHashMap<>();
 
         private Pass(ColocationConfig config, String configError, Resources kubernetesDemand, NodeManagerIdentity.HostIndex known,
                 boolean apiServerUp, boolean leading, Instant now) {
             this.config = config;
-            this.configError = configError;
-            this.kubernetesDemand = kubernetesDemand;
+            this.shared = new NodeFacts.Pass(configError, kubernetesDemand, apiServerUp, now, releaseProof);
             this.known = known;
-            this.apiServerUp = apiServerUp;
             this.leading = leading;
-            this.now = now;
         }
 
         boolean apiServerUp() {
-            return apiServerUp;
+            return shared.apiServerUp();
         }
 
         boolean leading() {
@@ -101,7 +95,7 @@ final class NodeFactsReader {
         }
 
         Instant now() {
-            return now;
+            return shared.now();
         }
 
         /** The node's facts; {@code prior} its input fault from earlier passes, {@code excessSince} its use above origin. */
@@ -109,23 +103,23 @@ final class NodeFactsReader {
             String name = node.getMetadata().getName();
             if (config == null) {
                 Carried carried = carried(node);
-                return new NodeFacts(name, node, null, null, configError, carried.batch(), carried.mid(), new NodeManagerIdentity.Resolution(null, null),
-                        null, null, kubernetesDemand, apiServerUp, prior, excessSince, now, null, releaseProof);
+                return new NodeFacts(name, node, null, null, new NodeManagerIdentity.Resolution(null, null), null, prior, excessSince,
+                        new NodeFacts.InForce(carried.batch(), carried.mid(), null, null), shared);
             }
             List<Pod> pods = view.podsOn(name);
             Optional<ClusterView.ParsedMetric> parsed = view.nodeMetric(name);
             NodeCalculation.Metric metric = metricOf(name, parsed);
             NodeCalculationMemo.Facts calculation = calculations.calculate(config, node, pods, metric,
-                    parsed.map(ClusterView.ParsedMetric::resourceVersion).orElse(null), now);
+                    parsed.map(ClusterView.ParsedMetric::resourceVersion).orElse(null), shared.now());
             NodeMemory remembered = memory.of(name);
             NodeMemory.Written written = remembered.kubernetesWritten(leading);
             NodeManagerIdentity.Resolution nm = NodeManagerIdentity.resolve(node, pods, known, matchHostNames);
             YarnFacts yarnFacts = nm.nodeManager() == null ? null : yarn(nm.nodeManager().clusterId(), nm.nodeManager().nodeId());
-            Resources granted = yarnFacts == null ? null : remembered.yarnGrantFrom(yarnFacts, leading);
-            return new NodeFacts(name, node, metric, calculation, configError,
-                    written != null ? written.batch() : calculation.publishedBatch(),
-                    written != null ? written.mid() : calculation.publishedMid(), nm, yarnFacts, granted, kubernetesDemand,
-                    apiServerUp, prior, excessSince, now, leading ? memory.settlingFrom(name) : null, releaseProof);
+            NodeFacts.InForce inForce = new NodeFacts.InForce(written != null ? written.batch() : calculation.publishedBatch(),
+                    written != null ? written.mid() : calculation.publishedMid(),
+                    yarnFacts == null ? null : remembered.yarnGrantFrom(yarnFacts, leading),
+                    leading ? remembered.settlingFrom(System.nanoTime(), memory.settle()) : null);
+            return new NodeFacts(name, node, metric, calculation, nm, yarnFacts, prior, excessSince, inForce, shared);
         }
 
         /** Batch and Mid the node carries as this replica knows them: what it wrote as leader, else the node's status. */

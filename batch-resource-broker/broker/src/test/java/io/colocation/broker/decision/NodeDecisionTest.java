@@ -56,8 +56,8 @@ class NodeDecisionTest {
                 new Resources(4000, 16 * GI), new Resources(4000, 16 * GI), List.of(), List.of(), null));
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, List.of(), metric, NOW);
         NodeCalculationMemo.Facts calculation = new NodeCalculationMemo.Facts(outcome, Resources.ZERO, null, null, List.of());
-        return change.apply(new NodeFacts("n1", node, metric, calculation, null, null, null, new NodeManagerIdentity.Resolution(null, null),
-                null, null, Resources.ZERO, true, null, null, NOW, null, null));
+        return change.apply(new NodeFacts("n1", node, metric, calculation, new NodeManagerIdentity.Resolution(null, null), null, null, null,
+                new NodeFacts.InForce(null, null, null, null), new NodeFacts.Pass(null, Resources.ZERO, true, NOW, null)));
     }
 
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm) {
@@ -66,9 +66,8 @@ class NodeDecisionTest {
 
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm,
             java.time.Instant excessSince) {
-        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.configError(), f.currentBatch(), f.currentMid(), nm,
-                yarn, yarnGranted, f.kubernetesDemand(), f.apiServerUp(), prior, excessSince, f.now(), f.kubernetesSettlingFrom(),
-                f.releaseProof());
+        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), nm, yarn, prior, excessSince,
+                new NodeFacts.InForce(f.inForce().batch(), f.inForce().mid(), yarnGranted, f.inForce().batchSettlingFrom()), f.pass());
     }
 
     private static YarnFacts yarn(Resources used) {
@@ -92,8 +91,8 @@ class NodeDecisionTest {
         NodeManagerIdentity.Resolution withNm = new NodeManagerIdentity.Resolution(NM, null);
         return Stream.of(
                 row("no usable config: frozen, reported by the config's own check", facts(healthy, f -> new NodeFacts(f.name(), f.node(),
-                        null, null, "ConfigMap broken", new Resources(1, 1), null, f.nodeManager(), null, null, f.kubernetesDemand(), true,
-                        null, null, NOW, null, null)), w -> {
+                        null, null, f.nodeManager(), null, null, null, new NodeFacts.InForce(new Resources(1, 1), null, null, null),
+                        new NodeFacts.Pass("ConfigMap broken", f.pass().kubernetesDemand(), true, NOW, null))), w -> {
                             assertEquals("ConfigMap broken", w.frozen());
                             assertNull(w.report());
                             assertEquals(new Resources(1, 1), w.currentBatch());
@@ -184,9 +183,9 @@ class NodeDecisionTest {
     private static final ReleaseProof PROOF = new ReleaseProof(new byte[32]);
 
     private static NodeFacts proved(NodeFacts f) {
-        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.configError(), f.currentBatch(), f.currentMid(),
-                f.nodeManager(), f.yarn(), f.yarnGranted(), f.kubernetesDemand(), f.apiServerUp(), f.priorFault(), f.excessSince(),
-                f.now(), f.kubernetesSettlingFrom(), PROOF);
+        NodeFacts.Pass p = f.pass();
+        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.nodeManager(), f.yarn(), f.priorFault(), f.excessSince(),
+                f.inForce(), new NodeFacts.Pass(p.configError(), p.kubernetesDemand(), p.apiServerUp(), p.now(), PROOF));
     }
 
     /** The annotations with the webhook's stamp of the release as written on {@code node}. */
