@@ -13,6 +13,7 @@ import io.colocation.localclusters.kube.KubeletNode;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.colocation.testsupport.kube.RealNodes;
+import io.colocation.testsupport.yarn.JobResult;
 import io.colocation.copilot.YarnCopilotAuxService;
 import io.colocation.copilot.api.CopilotApi;
 import io.colocation.localclusters.yarn.MiniYarn;
@@ -151,7 +152,8 @@ class KoordletOnRealNodeTest {
                 Job job = SleepJobs.submit(yarn.config(), 2, 8_000, work);
                 // The ApplicationMaster's container and at least one map's.
                 Await.until(Duration.ofSeconds(90), () -> containersInYarnTier().size() >= 2);
-                assertTrue(job.waitForCompletion(false), "the MapReduce job succeeded");
+                JobResult result = JobResult.await(yarn, job, Duration.ofMinutes(3));
+                assertTrue(result.succeeded(), "the MapReduce job succeeded: " + result);
             }
         }
     }

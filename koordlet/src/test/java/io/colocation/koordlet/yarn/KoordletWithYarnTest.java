@@ -114,6 +114,7 @@ class KoordletWithYarnTest {
             Thread.sleep(500);
         }
         assertEquals(FinalApplicationStatus.SUCCEEDED, finalStatus(job), "the job succeeded");
+        yarn.awaitContainersDone(SleepJobs.applicationOf(job), Duration.ofSeconds(60));
         HostSample after = null;
         deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
@@ -223,8 +224,11 @@ class KoordletWithYarnTest {
             }
             assertEquals(FinalApplicationStatus.SUCCEEDED, finalStatus(job), "the job completes after one map container was killed");
         } finally {
-            if (job != null && finalStatus(job) == null) {
-                job.killJob();
+            if (job != null) {
+                if (finalStatus(job) == null) {
+                    job.killJob();
+                }
+                yarn.awaitContainersDone(SleepJobs.applicationOf(job), Duration.ofSeconds(60));
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (!copilot.runningContainers(CopilotApi.DEFAULT_CGROUP_PARENT).orElse(List.of()).isEmpty() && System.nanoTime() < deadline) {
@@ -243,7 +247,7 @@ class KoordletWithYarnTest {
      * may already be gone when there is no history server, so a poll can fail with "connection refused".)
      */
     private static FinalApplicationStatus finalStatus(Job job) throws Exception {
-        ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
+        ApplicationId app = SleepJobs.applicationOf(job);
         try (YarnClient client = yarn.newYarnClient()) {
             ApplicationReport report = client.getApplicationReport(app);
             return switch (report.getYarnApplicationState()) {

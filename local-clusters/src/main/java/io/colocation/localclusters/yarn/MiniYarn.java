@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -24,6 +25,8 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.ContainerState;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
@@ -45,10 +48,12 @@ public final class MiniYarn implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(MiniYarn.class);
 
     private final MiniYARNCluster cluster;
+    private final int nodeManagers;
     private final List<Path> writtenConfigs;
 
-    private MiniYarn(MiniYARNCluster cluster, List<Path> writtenConfigs) {
+    private MiniYarn(MiniYARNCluster cluster, int nodeManagers, List<Path> writtenConfigs) {
         this.cluster = cluster;
+        this.nodeManagers = nodeManagers;
         this.writtenConfigs = writtenConfigs;
     }
 
@@ -121,6 +126,37 @@ public final class MiniYarn implements Closeable {
             }
         }
         return running;
+    }
+
+    /**
+     * Waits until every container of {@code app} on this cluster's NodeManagers is done, its process exited. An
+     * ApplicationMaster writes the job's history into its staging directory and removes that directory after it
+     * reports the job finished (or killed): a test that deletes the directory it gave a job waits for this first.
+     * (A NodeManager started apart from this cluster, such as a {@code NodeManagerProcess}, is not looked at.)
+     */
+    public void awaitContainersDone(ApplicationId app, Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> live = liveContainers(app);
+        while (!live.isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException(app + " still has containers after " + timeout.toSeconds() + " s: " + live);
+            }
+            Thread.sleep(100);
+            live = liveContainers(app);
+        }
+    }
+
+    private List<String> liveContainers(ApplicationId app) {
+        List<String> live = new ArrayList<>();
+        for (int i = 0; i < nodeManagers; i++) {
+            for (Container c : cluster.getNodeManager(i).getNMContext().getContainers().values()) {
+                if (c.getContainerId().getApplicationAttemptId().getApplicationId().equals(app)
+                        && c.getContainerState() != ContainerState.DONE) {
+                    live.add(c.getContainerId() + " " + c.getContainerState());
+                }
+            }
+        }
+        return live;
     }
 
     /** A started client; the caller closes it. */
@@ -342,7 +378,7 @@ public final class MiniYarn implements Closeable {
             LOG.info("MiniYARNCluster {} up: {} NodeManagers of {} MB / {} vcores, {} ResourceManager(s), active at {}",
                     name, nodeManagers, nodeMemoryMb, nodeVcores, resourceManagers,
                     cluster.getConfig().get(YarnConfiguration.RM_ADDRESS));
-            return new MiniYarn(cluster, written);
+            return new MiniYarn(cluster, nodeManagers, written);
         }
     }
 }

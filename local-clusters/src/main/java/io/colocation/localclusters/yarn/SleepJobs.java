@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.SleepJob;
+import org.apache.hadoop.mapreduce.TypeConverter;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 
 /** MapReduce's SleepJob: real map tasks in container JVMs that live as long as a test needs them. */
 public final class SleepJobs {
@@ -27,5 +29,10 @@ public final class SleepJobs {
             throw new IOException(e);
         }
         return job;
+    }
+
+    /** The YARN application that runs {@code job}. */
+    public static ApplicationId applicationOf(Job job) {
+        return TypeConverter.toYarn(job.getJobID()).getAppId();
     }
 }

@@ -72,7 +72,7 @@ class YarnCopilotAcrossNodeManagerRestartTest {
     @Test
     void containersThatOutliveANodeManagerRestartAreStillListedWithTheirPids(@TempDir Path jobDir) throws Exception {
         Job job = SleepJobs.submit(yarn.config(), 2, 25_000, jobDir);
-        String app = job.getJobID().toString().replace("job_", "application_");
+        String app = SleepJobs.applicationOf(job).toString();
         Map<String, Integer> before = new HashMap<>();
         within(Duration.ofSeconds(90), "the job's three containers run", () -> {
             before.clear();
@@ -91,7 +91,7 @@ class YarnCopilotAcrossNodeManagerRestartTest {
         // The restarted copilot lists the same containers, running, with the same root pids.
         within(Duration.ofSeconds(30), "the restarted copilot lists " + before, () -> before.equals(runningPids(app)));
 
-        JobResult result = JobResult.await(job, Duration.ofMinutes(3));
+        JobResult result = JobResult.await(yarn, job, Duration.ofMinutes(3));
         assertTrue(result.succeeded(), "the job completes across the NodeManager restart: " + result);
         // Containers that ended after the restart are followed to their exit status.
         List<String> tasks = new ArrayList<>(before.keySet());

@@ -72,7 +72,7 @@ class YarnCopilotOnMiniYarnTest {
     }
 
     private static String appId(Job job) {
-        return job.getJobID().toString().replace("job_", "application_");
+        return SleepJobs.applicationOf(job).toString();
     }
 
     @Test
@@ -107,7 +107,7 @@ class YarnCopilotOnMiniYarnTest {
                     .anyMatch(h -> h.info().arguments().map(a -> String.join(" ", a).contains(id)).orElse(false)),
                     "no process of " + pids + " names " + id);
         }
-        JobResult result = JobResult.await(job, Duration.ofMinutes(2));
+        JobResult result = JobResult.await(yarn, job, Duration.ofMinutes(2));
         assertTrue(result.succeeded(), result.toString());
     }
 
@@ -140,7 +140,7 @@ class YarnCopilotOnMiniYarnTest {
         // what the NodeManager recorded, read as the copilot reads it when the exit-code file is already gone
         assertEquals(Optional.of(after.get("exitStatus").asInt()), new NodeManagerExitCodes().recorded(id), after.toString());
         // the ApplicationMaster sees the attempt fail, reruns it, and the job still succeeds
-        JobResult result = JobResult.await(job, Duration.ofMinutes(2));
+        JobResult result = JobResult.await(yarn, job, Duration.ofMinutes(2));
         assertTrue(result.succeeded(), result.toString());
         assertTrue(result.failedMaps() + result.killedMaps() >= 1, "the AM saw the killed attempt: " + result);
     }
@@ -163,7 +163,7 @@ class YarnCopilotOnMiniYarnTest {
         assertEquals(512, r.body().get("freedMemoryMB").asLong());
         JsonNode am = running.stream().filter(c -> c.get("type").asText().equals("APPLICATION_MASTER")).findFirst().orElseThrow();
         assertEquals("RUNNING", copilot.get(CopilotApi.CONTAINER + "?containerID=" + am.get("containerID").asText()).body().get("state").asText());
-        JobResult result = JobResult.await(job, Duration.ofMinutes(2));
+        JobResult result = JobResult.await(yarn, job, Duration.ofMinutes(2));
         assertTrue(result.succeeded(), result.toString());
     }
 

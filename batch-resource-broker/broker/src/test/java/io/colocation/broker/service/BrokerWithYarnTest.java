@@ -120,7 +120,7 @@ class BrokerWithYarnTest {
             Await.until(Duration.ofSeconds(30), () -> settled(b, client, yarn));
 
             Job job = SleepJobs.submit(yarn.config(), 3, 12_000, work);
-            ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
+            ApplicationId app = SleepJobs.applicationOf(job);
             SchedulerNode node = yarn.resourceManager().getResourceScheduler().getSchedulerNode(nodeId);
             Await.until(Duration.ofSeconds(60), () -> node.getNumContainers() >= 3);
             RMContainer victim = node.getCopiedListOfRunningContainers().stream().filter(c -> !c.isAMContainer()).findFirst()
@@ -135,7 +135,7 @@ class BrokerWithYarnTest {
             Await.until(Duration.ofSeconds(30), () -> capacityIs(yarn, held));
             assertTrue(b.ledger().get(NODE).orElseThrow().explain().stream().anyMatch(l -> l.startsWith("YARN: the koordlet asks YARN down to")),
                     b.ledger().get(NODE).orElseThrow().explain().toString());
-            JobResult result = JobResult.await(job, Duration.ofMinutes(3));
+            JobResult result = JobResult.await(yarn, job, Duration.ofMinutes(3));
             assertTrue(result.succeeded(), "the job survives the release: " + result);
             assertEquals(0, result.failedMaps(), "PREEMPTED is not a task failure");
             RMAppAttemptMetrics metrics = yarn.resourceManager().getRMContext().getRMApps().get(app).getCurrentAppAttempt()

@@ -144,7 +144,7 @@ class GrantEnforcementTest {
         // Sample the scheduler while the job ramps up: no node ever holds more than its grant.
         List<String> violations = new ArrayList<>();
         Job job = SleepJobs.submit(yarn.config(), 9, 15_000, work);
-        ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
+        ApplicationId app = SleepJobs.applicationOf(job);
         AtomicReference<YarnDemand> demand = new AtomicReference<>();
         until(Duration.ofSeconds(60), () -> {
             for (NodeId n : nodes) {
@@ -185,7 +185,7 @@ class GrantEnforcementTest {
         assertEquals("MAPREDUCE", listed.get().type(), listed.get().toString());
         assertTrue(listed.get().containers() >= 2 && listed.get().vcores() >= 2, "the AM and running maps: " + listed.get());
 
-        JobResult result = JobResult.await(job, Duration.ofMinutes(3));
+        JobResult result = JobResult.await(yarn, job, Duration.ofMinutes(3));
         assertTrue(result.succeeded(), "the job survives preemption: " + result);
         assertEquals(0, result.failedMaps(), "PREEMPTED is not a task failure");
         assertEquals(1, result.killedMaps(), "exactly one map attempt was preempted");
@@ -210,7 +210,7 @@ class GrantEnforcementTest {
                 "YARN would cap requests at the largest grant, <memory:2048, vCores:0>");
 
         Job job = SleepJobs.submit(yarn.config(), 1, 1_000, work);
-        ApplicationId app = ApplicationId.fromString(job.getJobID().toString().replace("job_", "application_"));
+        ApplicationId app = SleepJobs.applicationOf(job);
         Thread.sleep(3_000);
         try (YarnClient client = yarn.newYarnClient()) {
             assertEquals(org.apache.hadoop.yarn.api.records.YarnApplicationState.ACCEPTED,
@@ -230,6 +230,7 @@ class GrantEnforcementTest {
             });
         }
         job.killJob(); // it runs once Batch is back; its end is not this test's concern
+        yarn.awaitContainersDone(app, Duration.ofSeconds(60));
     }
 
     @Test
