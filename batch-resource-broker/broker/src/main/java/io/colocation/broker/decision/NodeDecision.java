@@ -102,9 +102,10 @@ public final class NodeDecision {
             decision = heldByKoordlet(f.node(), decision, origin, y, pass.now(), pass.releaseProof(), explain);
         }
         explain.add(decision.explanation());
-        return new NodeWork(f.name(), f.node(), null, degradedReason, outcome.strategy(), reclaim, origin, drained, outcome.capacity(),
-                outcome.nodeUsage(), kubernetesUsed, f.nodeManager().nodeManager(), f.yarn(), decision, inForce.batch(), inForce.mid(),
-                fault, report, explain, excessSince);
+        NodeWork.Basis basis = new NodeWork.Basis(outcome.strategy(), reclaim, origin, drained, outcome.capacity(), outcome.nodeUsage(),
+                kubernetesUsed, f.nodeManager().nodeManager());
+        return new NodeWork(f.name(), f.node(), null, degradedReason, basis, f.yarn(), decision, inForce.batch(), inForce.mid(),
+                new NodeWork.Handover(fault, report, excessSince), explain);
     }
 
     /** YARN's side on the node (a zero side without a NodeManager the broker knows), with its explanation lines. */

@@ -81,7 +81,7 @@ public final class PublicationExecutor {
                 share.shrinksFrom() != null && !memory.settle().isZero() ? new NodeMemory.Shrink(share.shrinksFrom(), System.nanoTime())
                         : m.settling(), pub));
         LOG.info("node {}: Kubernetes batch {} ({}), origin {}, used k8s {} / yarn {}", node, describe(batch), share.reason(),
-                describe(share.publication().origin()), describe(w.kubernetesUsed()), describe(share.publication().yarnUsed()));
+                describe(share.publication().origin()), describe(w.basis().kubernetesUsed()), describe(share.publication().yarnUsed()));
         return true;
     }
 

@@ -35,24 +35,24 @@ public final class PublicationPlanner {
             return new PublicationPlan(share, null, null);
         }
         Decision d = w.decision();
-        Resources needed = memory.kubernetesGrantInForce(w.currentBatch(), true).max(w.kubernetesUsed()).plus(d.yarnPublish());
+        Resources needed = memory.kubernetesGrantInForce(w.currentBatch(), true).max(w.basis().kubernetesUsed()).plus(d.yarnPublish());
         Resources shown = memory.originShown(NodeStatusPublisher.annotatedOrigin(w.object()));
         boolean covered = shown != null && needed.fitsIn(shown);
-        boolean helps = shown == null || !w.origin().fitsIn(shown); // writing the origin can cover only an origin not shown yet
+        boolean helps = shown == null || !w.basis().origin().fitsIn(shown); // writing the origin can cover only an origin not shown yet
         boolean needsOrigin = !covered && helps;
         PublicationPlan.OriginCover cover = needsOrigin
-                ? new PublicationPlan.OriginCover(new BatchPublication(null, null, w.origin(), w.yarnUsed())) : null;
+                ? new PublicationPlan.OriginCover(new BatchPublication(null, null, w.basis().origin(), w.yarnUsed())) : null;
         return new PublicationPlan(share, cover, yarnGrant(yarn, memory, d, needsOrigin));
     }
 
     /** Batch as the node's status is to carry it: the decision's share, null when the node carries no Batch. */
     public static Resources batch(NodeWork w) {
-        return w.reclaim().allocatable().containsKey(ResourceNames.BATCH_CPU) ? w.decision().kubernetesPublish() : null;
+        return w.basis().reclaim().allocatable().containsKey(ResourceNames.BATCH_CPU) ? w.decision().kubernetesPublish() : null;
     }
 
     /** Mid as the node's status is to carry it: the calculation's, null when the node carries no Mid. */
     public static Resources mid(NodeWork w) {
-        Map<String, Long> allocatable = w.reclaim().allocatable();
+        Map<String, Long> allocatable = w.basis().reclaim().allocatable();
         return allocatable.containsKey(ResourceNames.MID_CPU)
                 ? new Resources(allocatable.get(ResourceNames.MID_CPU), allocatable.get(ResourceNames.MID_MEMORY)) : null;
     }
@@ -62,7 +62,8 @@ public final class PublicationPlanner {
         Resources mid = mid(w);
         NodeMemory.Written mine = memory.kubernetes();
         String reason = PublicationThreshold.reason(w.currentBatch(), batch, w.currentMid(), mid, mine == null ? null : mine.at(),
-                orDefault(w.strategy().resourceDiffThreshold(), 0.1), orDefault(w.strategy().updateTimeThresholdSeconds(), 300L), now);
+                orDefault(w.basis().strategy().resourceDiffThreshold(), 0.1), orDefault(w.basis().strategy().updateTimeThresholdSeconds(), 300L),
+                now);
         if (reason == null) {
             return null;
         }
@@ -72,7 +73,8 @@ public final class PublicationPlanner {
             NodeMemory.Shrink earlier = memory.settling();
             shrinksFrom = earlier == null ? before : earlier.from().max(before);
         }
-        return new PublicationPlan.KubernetesShare(new BatchPublication(batch, mid, w.origin(), w.yarnUsed()), reason, shrinksFrom);
+        return new PublicationPlan.KubernetesShare(new BatchPublication(batch, mid, w.basis().origin(), w.yarnUsed()), reason,
+                shrinksFrom);
     }
 
     private static PublicationPlan.YarnGrantStep yarnGrant(YarnFacts yarn, NodeMemory memory, Decision d, boolean needsOrigin) {

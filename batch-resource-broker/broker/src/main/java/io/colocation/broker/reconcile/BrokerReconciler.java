@@ -220,21 +220,22 @@ public final class BrokerReconciler implements Closeable {
 
     /** Keeps the node's input fault for the next pass; WARN once per node and cause, and (leading) a Warning Event. */
     private void keepFault(NodeWork w, boolean leading) {
+        NodeWork.Handover h = w.handover();
         if (w.frozen() == null) {
-            if (w.excessSince() != null) {
-                excessSince.put(w.node(), w.excessSince());
+            if (h.excessSince() != null) {
+                excessSince.put(w.node(), h.excessSince());
             } else {
                 excessSince.remove(w.node());
             }
         }
-        if (w.fault() != null) {
-            faults.put(w.node(), w.fault());
+        if (h.fault() != null) {
+            faults.put(w.node(), h.fault());
         } else if (w.frozen() == null) {
             faults.remove(w.node());
             nodeWarnings.resolved(w.node());
         }
-        if (w.report() != null && nodeWarnings.warn(w.node(), w.report().message()) && leading) {
-            kubernetes.warn(w.node(), w.report().reason(), w.report().message());
+        if (h.report() != null && nodeWarnings.warn(w.node(), h.report().message()) && leading) {
+            kubernetes.warn(w.node(), h.report().reason(), h.report().message());
         }
     }
 

@@ -17,7 +17,7 @@ final class LedgerBuilder {
     /** A frozen node: the grants in force, nothing decided. */
     static NodeLedger frozen(NodeWork w, String policy, Resources kubernetesGrant, Resources yarnGrant, Publication kubernetes,
             Publication yarn, Instant now) {
-        return new NodeLedger(w.node(), policy, w.capacity(), null, Resources.ZERO, Resources.ZERO, Resources.ZERO, Resources.ZERO,
+        return new NodeLedger(w.node(), policy, Resources.ZERO, null, Resources.ZERO, Resources.ZERO, Resources.ZERO, Resources.ZERO,
                 kubernetesGrant, yarnGrant, kubernetesGrant, yarnGrant, null, Resources.ZERO, Resources.ZERO, w.currentMid(), true,
                 w.degradedReason(), false, null, kubernetes, yarn, now, w.explain());
     }
@@ -30,13 +30,14 @@ final class LedgerBuilder {
     static NodeLedger decided(NodeWork w, String policy, Resources mid, Resources kubernetesGrant, Resources yarnGrant,
             YarnGrant grant, Publication kubernetes, Publication yarn, Instant now) {
         Decision d = w.decision();
-        NodeLedger.YarnNode yarnNode = w.nm() == null ? null : new NodeLedger.YarnNode(w.nm().clusterId(), w.nm().nodeId(),
-                w.nm().source(), w.yarn() == null || w.yarn().reachable(), grant == null ? null : grant.epoch(),
+        NodeWork.Basis b = w.basis();
+        NodeLedger.YarnNode yarnNode = b.nm() == null ? null : new NodeLedger.YarnNode(b.nm().clusterId(), b.nm().nodeId(),
+                b.nm().source(), w.yarn() == null || w.yarn().reachable(), grant == null ? null : grant.epoch(),
                 grant == null ? null : grant.version(), w.yarn() != null && w.yarn().unconfirmed() == null && w.yarn().applied() != null
                 && w.yarn().applied().equals(yarnGrant));
-        return new NodeLedger(w.node(), policy, w.capacity(), w.nodeUsage(), w.origin(), w.kubernetesUsed(), w.yarnUsed(),
-                w.origin().minus(w.kubernetesUsed()).minus(w.yarnUsed()), d.kubernetesTarget(), d.yarnTarget(), kubernetesGrant,
-                yarnGrant, w.yarn() == null ? null : w.yarn().applied(), d.excess(), d.overcommit(), mid, w.reclaim().degraded(), w.degradedReason(), w.drained(),
+        return new NodeLedger(w.node(), policy, b.capacity(), b.nodeUsage(), b.origin(), b.kubernetesUsed(), w.yarnUsed(),
+                b.origin().minus(b.kubernetesUsed()).minus(w.yarnUsed()), d.kubernetesTarget(), d.yarnTarget(), kubernetesGrant,
+                yarnGrant, w.yarn() == null ? null : w.yarn().applied(), d.excess(), d.overcommit(), mid, b.reclaim().degraded(), w.degradedReason(), b.drained(),
                 yarnNode, kubernetes, yarn, now, List.copyOf(w.explain()));
     }
 }

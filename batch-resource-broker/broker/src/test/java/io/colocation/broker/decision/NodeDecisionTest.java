@@ -94,38 +94,38 @@ class NodeDecisionTest {
                         null, null, f.nodeManager(), null, null, null, new NodeFacts.InForce(new Resources(1, 1), null, null, null),
                         new NodeFacts.Pass("ConfigMap broken", f.pass().kubernetesDemand(), true, NOW, null))), w -> {
                             assertEquals("ConfigMap broken", w.frozen());
-                            assertNull(w.report());
+                            assertNull(w.handover().report());
                             assertEquals(new Resources(1, 1), w.currentBatch());
                         }),
                 row("unreadable input, first seen: frozen and reported", facts(broken, f -> f), w -> {
                     assertTrue(w.frozen().startsWith("Node n1: status.capacity"), w.frozen());
-                    assertEquals(NOW, w.fault().since());
-                    assertEquals("BatchInputInvalid", w.report().reason());
+                    assertEquals(NOW, w.handover().fault().since());
+                    assertEquals("BatchInputInvalid", w.handover().report().reason());
                     assertTrue(w.frozen().contains("degradeTimeMinutes"), w.frozen());
                 }),
                 row("unreadable input past degradeTimeMinutes: Batch removed", facts(broken,
                         f -> with(f, new InputFault(f.calculation().outcome().invalidInput(), NOW.minus(Duration.ofMinutes(16))), null, null,
                                 f.nodeManager())), w -> {
                             assertNull(w.frozen());
-                            assertEquals(Resources.ZERO, w.origin());
-                            assertTrue(w.reclaim().allocatable().isEmpty());
+                            assertEquals(Resources.ZERO, w.basis().origin());
+                            assertTrue(w.basis().reclaim().allocatable().isEmpty());
                             assertTrue(w.degradedReason().startsWith("input invalid since"), w.degradedReason());
                         }),
                 row("a fault whose input is fixed is cleared", facts(healthy,
                         f -> with(f, new InputFault(INVALID, NOW.minusSeconds(60)), null, null, f.nodeManager())), w -> {
-                            assertNull(w.fault());
+                            assertNull(w.handover().fault());
                             assertTrue(w.explain().contains("the input that froze this node is fixed"));
-                            assertTrue(w.origin().cpuMilli() > 0);
+                            assertTrue(w.basis().origin().cpuMilli() > 0);
                         }),
                 row("drained: origin counts as 0", facts(node(Map.of(NodeDecision.ANNOTATION_DRAIN_BATCH, "true"), true), f -> f), w -> {
-                    assertTrue(w.drained());
-                    assertEquals(Resources.ZERO, w.origin());
+                    assertTrue(w.basis().drained());
+                    assertEquals(Resources.ZERO, w.basis().origin());
                     assertEquals(Resources.ZERO, w.decision().kubernetesPublish());
                 }),
                 row("a NodeManager of a cluster not configured: Kubernetes only", facts(healthy,
                         f -> with(f, null, null, null, withNm)), w -> {
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("not configured for (yarn.clusters)")));
-                            assertEquals(w.origin(), w.decision().kubernetesPublish());
+                            assertEquals(w.basis().origin(), w.decision().kubernetesPublish());
                         }),
                 row("YARN never granted: Kubernetes does not count on origin yet", facts(healthy,
                         f -> with(f, null, yarn(Resources.ZERO), null, withNm)), w -> {
@@ -135,13 +135,13 @@ class NodeDecisionTest {
                 row("a grow then a shrink, neither confirmed: Kubernetes leaves YARN the grow's room, YARN may still enforce it",
                         facts(healthy, f -> with(f, null, yarn(Resources.ZERO, Resources.ZERO, new Resources(5000, 4 * GI)),
                                 new Resources(1000, GI), withNm)), w -> {
-                            assertEquals(w.origin().cpuMilli() - 5000, w.decision().kubernetesPublish().cpuMilli(), w.decision().toString());
+                            assertEquals(w.basis().origin().cpuMilli() - 5000, w.decision().kubernetesPublish().cpuMilli(), w.decision().toString());
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("may still be in force, up to")), w.explain().toString());
                         }),
                 row("YARN's use above origin, just now: no new room, YARN keeps its use from preemption", facts(healthy,
                         f -> with(f, null, yarn(new Resources(9000, 8 * GI)), new Resources(9000, 8 * GI), withNm)), w -> {
-                            assertEquals(NOW, w.excessSince());
-                            assertEquals(w.origin().cpuMilli(), w.decision().yarnPublish().cpuMilli(), w.decision().toString());
+                            assertEquals(NOW, w.handover().excessSince());
+                            assertEquals(w.basis().origin().cpuMilli(), w.decision().yarnPublish().cpuMilli(), w.decision().toString());
                             assertEquals(9000, w.decision().yarnKeep().cpuMilli(), w.decision().toString());
                             assertEquals(0, w.decision().kubernetesPublish().cpuMilli(), w.decision().toString());
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("held until it has lasted takeBackAfterSeconds")));
@@ -149,15 +149,15 @@ class NodeDecisionTest {
                 row("YARN's use above origin for longer than takeBackAfter: its memory taken back, its CPU left to the koordlet",
                         facts(healthy, f -> with(f, null, yarn(new Resources(9000, 40 * GI)), new Resources(9000, 40 * GI), withNm,
                                 NOW.minus(Duration.ofMinutes(6)))), w -> {
-                            assertEquals(NOW.minus(Duration.ofMinutes(6)), w.excessSince());
-                            assertEquals(w.origin().memoryBytes(), w.decision().yarnTarget().memoryBytes(), "memory shrinks to origin");
+                            assertEquals(NOW.minus(Duration.ofMinutes(6)), w.handover().excessSince());
+                            assertEquals(w.basis().origin().memoryBytes(), w.decision().yarnTarget().memoryBytes(), "memory shrinks to origin");
                             assertTrue(w.decision().yarnPublish().memoryBytes() < 40 * GI, w.decision().toString());
                             assertEquals(9000, w.decision().yarnKeep().cpuMilli(), "CPU kept from preemption (takeBackCpu false)");
                             assertEquals(0, w.decision().yarnKeep().memoryBytes(), "memory not kept");
                         }),
                 row("use back within origin: the excess clock stops", facts(healthy,
                         f -> with(f, null, yarn(new Resources(1000, GI)), new Resources(2000, 2 * GI), withNm,
-                                NOW.minus(Duration.ofMinutes(6)))), w -> assertNull(w.excessSince())),
+                                NOW.minus(Duration.ofMinutes(6)))), w -> assertNull(w.handover().excessSince())),
                 row("the koordlet's YarnRelease holds YARN at its limit", facts(node(release, true),
                         f -> with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm)), w -> {
                             Resources limit = new Resources(1000, GI);

@@ -66,9 +66,9 @@ class PublicationPlannerTest {
         Decision d = new Decision(batch, yarnGrant, batch, yarnGrant, Resources.ZERO, Resources.ZERO, "", keep);
         NodeReclaim reclaim = new NodeReclaim("n1", Map.of(ResourceNames.BATCH_CPU, origin.cpuMilli(), ResourceNames.BATCH_MEMORY,
                 origin.memoryBytes()), origin, false, List.of());
-        return new NodeWork("n1", node, null, null, ColocationStrategy.defaults(), reclaim, origin, false, cores(32, 128), cores(8, 32),
-                cores(2, 4), yarn == null ? null : new NodeManagerIdentity.NodeManager("prod", "n1:8041", "Pod yarn/nm"), yarn, d,
-                currentBatch, null, null, null, List.of(), null);
+        NodeWork.Basis basis = new NodeWork.Basis(ColocationStrategy.defaults(), reclaim, origin, false, cores(32, 128), cores(8, 32),
+                cores(2, 4), yarn == null ? null : new NodeManagerIdentity.NodeManager("prod", "n1:8041", "Pod yarn/nm"));
+        return new NodeWork("n1", node, null, null, basis, yarn, d, currentBatch, null, new NodeWork.Handover(null, null, null), List.of());
     }
 
     /** This leader wrote {@code batch} a minute ago with the origin, and published {@code yarnGrant} (null: nothing). */
