@@ -37,13 +37,26 @@ public record Points(double[] values, long firstMillis, long lastMillis) {
 
     /** {@code p} in (0, 1]; NaN when empty. */
     public double percentile(double p) {
-        if (isEmpty()) {
-            return Double.NaN;
-        }
+        return sorted().percentile(p);
+    }
+
+    /** The values in ascending order, to read several percentiles of one sort. */
+    public Sorted sorted() {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        // Go: int(float32(n) * percentile) - 1, at least 0
-        int idx = (int) ((float) sorted.length * (float) p) - 1;
-        return sorted[Math.max(Math.min(idx, sorted.length - 1), 0)];
+        return new Sorted(sorted);
+    }
+
+    /** Values in ascending order. */
+    public record Sorted(double[] values) {
+        /** {@code p} in (0, 1]; NaN when empty. */
+        public double percentile(double p) {
+            if (values.length == 0) {
+                return Double.NaN;
+            }
+            // Go: int(float32(n) * percentile) - 1, at least 0
+            int idx = (int) ((float) values.length * (float) p) - 1;
+            return values[Math.max(Math.min(idx, values.length - 1), 0)];
+        }
     }
 }

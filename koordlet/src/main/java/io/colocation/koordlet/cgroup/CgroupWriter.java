@@ -79,7 +79,7 @@ public interface CgroupWriter {
     static void validate(Knob knob, String value) {
         switch (knob) {
             case CPUSET_CPUS -> {
-                if (!value.matches("(\\d+(-\\d+)?)(,\\d+(-\\d+)?)*")) {
+                if (!isCpuList(value)) {
                     throw new IllegalArgumentException("cpuset.cpus must be a CPU list such as 0-3,8, not '" + value + "'");
                 }
             }
@@ -101,7 +101,7 @@ public interface CgroupWriter {
                 }
             }
             case MEMORY_MOVE_CHARGE -> {
-                if (!value.matches("[0-3]")) {
+                if (value.length() != 1 || value.charAt(0) < '0' || value.charAt(0) > '3') {
                     throw new IllegalArgumentException("memory.move_charge_at_immigrate must be 0 to 3, not '" + value + "'");
                 }
             }
@@ -112,5 +112,41 @@ public interface CgroupWriter {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code value} is a Linux CPU list as the kernel file takes it, {@code (\d+(-\d+)?)(,\d+(-\d+)?)*}: read
+     * by hand, as every QoS round writes the BE cpuset to each BE cgroup.
+     */
+    private static boolean isCpuList(String value) {
+        int i = 0;
+        while (true) {
+            int end = digitsEnd(value, i);
+            if (end == i) {
+                return false;
+            }
+            i = end;
+            if (i < value.length() && value.charAt(i) == '-') {
+                end = digitsEnd(value, ++i);
+                if (end == i) {
+                    return false;
+                }
+                i = end;
+            }
+            if (i == value.length()) {
+                return true;
+            }
+            if (value.charAt(i++) != ',') {
+                return false;
+            }
+        }
+    }
+
+    /** Where the run of ASCII digits from {@code i} ends. */
+    private static int digitsEnd(String value, int i) {
+        while (i < value.length() && value.charAt(i) >= '0' && value.charAt(i) <= '9') {
+            i++;
+        }
+        return i;
     }
 }

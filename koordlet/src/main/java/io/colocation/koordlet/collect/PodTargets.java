@@ -3,6 +3,7 @@ package io.colocation.koordlet.collect;
 import io.colocation.koordlet.NodeInputs;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,13 @@ public final class PodTargets {
 
     /** Pod uid → its last target. */
     private Map<String, Entry> byUid = Map.of();
+    private List<CollectTargets.PodTarget> last = List.of();
     private volatile Map<String, String> names = Map.of();
 
     public List<CollectTargets.PodTarget> of(List<Pod> pods) {
+        if (unchanged(pods)) {
+            return last;
+        }
         Map<String, Entry> next = new HashMap<>(pods.size() * 2);
         List<CollectTargets.PodTarget> result = new ArrayList<>(pods.size());
         boolean changed = pods.size() != byUid.size();
@@ -45,7 +50,23 @@ public final class PodTargets {
             result.forEach(t -> n.put(t.uid(), t.key()));
             names = n;
         }
-        return result;
+        last = Collections.unmodifiableList(result);
+        return last;
+    }
+
+    /** Whether the pods are the last call's, each at the same resourceVersion (most calls: nothing to build). */
+    private boolean unchanged(List<Pod> pods) {
+        if (pods.size() != byUid.size()) {
+            return false;
+        }
+        for (Pod p : pods) {
+            String uid = p.getMetadata().getUid();
+            Entry e = uid == null ? null : byUid.get(uid);
+            if (e == null || !Objects.equals(e.version(), p.getMetadata().getResourceVersion())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Pod uid → {@code namespace/name} of the pods measured. */

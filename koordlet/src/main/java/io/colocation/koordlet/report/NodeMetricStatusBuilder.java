@@ -96,7 +96,9 @@ public final class NodeMetricStatusBuilder {
             return java.util.Optional.empty();
         }
         Map<String, ResourceMap> usage = new LinkedHashMap<>();
-        PERCENTILES.forEach((name, p) -> usage.put(name, usage(cpu.percentile(p), mem.percentile(p))));
+        Points.Sorted cpuSorted = cpu.sorted();
+        Points.Sorted memSorted = mem.sorted();
+        PERCENTILES.forEach((name, p) -> usage.put(name, usage(cpuSorted.percentile(p), memSorted.percentile(p))));
         return java.util.Optional.of(new NodeMetric.AggregatedUsage(usage, GoDuration.format(d)));
     }
 

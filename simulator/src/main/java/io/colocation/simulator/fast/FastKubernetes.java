@@ -33,28 +33,35 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The fast engine's API server: Nodes, pods, NodeMetrics and NodeSLOs in memory, read by the broker's pass as its
  * informers would hold them ({@link ClusterInputs}), written by the broker as the API server would take its writes
  * ({@link KubernetesSide}, through {@link NodeStatusPublisher}'s own rendering), and read by each koordlet as its watches
  * would ({@link #view}). Every write a real part would send is counted by kind, as kube-apiserver's
- * {@code apiserver_request_total} names it. Not thread-safe: the engine's events run one at a time, and the koordlets
- * of one step only read it (their writes wait for the step's end).
+ * {@code apiserver_request_total} names it. The engine's events run one at a time; within one, the koordlets of a step
+ * read it in parallel (their writes wait for the step's end), and the broker's pass reads and writes it from its
+ * threads, a node on one thread: what those share (the caches of pod lists and parsed NodeMetrics, resource versions,
+ * the changed nodes, the request counts, the Node objects) is safe to use from several threads, and what they write
+ * does not depend on their order.
  */
 final class FastKubernetes implements ClusterInputs, KubernetesSide {
-    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    /** Nodes by name, and their names in the order they registered (none leaves). */
+    private final Map<String, Node> nodes = new ConcurrentHashMap<>();
+    private final List<String> nodeNames = new ArrayList<>();
     private final Map<String, Map<String, Pod>> podsByNode = new HashMap<>();
-    private final Map<String, List<Pod>> podLists = new HashMap<>();
+    private final Map<String, List<Pod>> podLists = new ConcurrentHashMap<>();
     private final Map<String, Pod> unbound = new LinkedHashMap<>();
     private final Map<String, NodeMetric> metrics = new HashMap<>();
-    private final Map<String, ClusterView.ParsedMetric> parsed = new HashMap<>();
+    private final Map<String, ClusterView.ParsedMetric> parsed = new ConcurrentHashMap<>();
     private final Map<String, NodeSLO> slos = new HashMap<>();
     private final ColocationConfig colocation;
     private final Map<SloConfigKey, SloStrategies> sloKeys;
     private final Set<String> changedNodes = new HashSet<>();
     private boolean everythingChanged = true;
-    private long resourceVersion;
+    private final AtomicLong resourceVersion = new AtomicLong();
     private final Map<String, Long> requests = new TreeMap<>();
     /** The scheduler's indexes over every pod (kube-scheduler's plugins add indexers to its informer). */
     private final Map<String, java.util.function.Function<Pod, String>> indexKeys = new LinkedHashMap<>();
@@ -79,10 +86,10 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
                 .withNewStatus().withCapacity(capacity).withAllocatable(capacity).addNewCondition().withType("Ready").withStatus("True")
                 .endCondition().endStatus().build();
         nodes.put(name, node);
+        nodeNames.add(name);
         count("POST nodes", 1);
         count("PUT nodes/status", 1);
-        changedNodes.add(name);
-        schedulerChanged.add(name);
+        nodeChanged(name);
         if (!controllers) {
             return;
         }
@@ -101,16 +108,16 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
     }
 
     private String nextVersion() {
-        return Long.toString(++resourceVersion);
+        return Long.toString(resourceVersion.incrementAndGet());
     }
 
     /** A request a real part would send, by kind ({@code VERB resource[/subresource]}). */
-    void count(String kind, long n) {
+    synchronized void count(String kind, long n) {
         requests.merge(kind, n, Long::sum);
     }
 
-    Map<String, Long> requests() {
-        return requests;
+    synchronized Map<String, Long> requests() {
+        return new TreeMap<>(requests);
     }
 
     // Pods
@@ -144,7 +151,7 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
     }
 
     /** The nodes changed since the last call (the scheduler's cache rebuilds those). */
-    Set<String> takeSchedulerChanges() {
+    synchronized Set<String> takeSchedulerChanges() {
         Set<String> out = new HashSet<>(schedulerChanged);
         schedulerChanged.clear();
         return out;
@@ -216,6 +223,11 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
 
     private void changed(String node) {
         podLists.remove(node);
+        nodeChanged(node);
+    }
+
+    /** The node or something of it changed: the broker's and the scheduler's next look at it. */
+    private synchronized void nodeChanged(String node) {
         changedNodes.add(node);
         schedulerChanged.add(node);
     }
@@ -239,13 +251,16 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
         return nodes.get(name);
     }
 
+    /** The Node as written now: a new resource version, and the broker and the scheduler look at it again. */
+    private void replace(String name, Node written) {
+        written.getMetadata().setResourceVersion(nextVersion());
+        nodes.put(name, written);
+        nodeChanged(name);
+    }
+
     /** A merge patch of the Node's annotations (the koordlet's yarn-release). */
     void annotate(String name, String key, String value) {
-        Node node = nodes.get(name);
-        Node copy = new NodeBuilder(node).editMetadata().addToAnnotations(key, value).withResourceVersion(nextVersion()).endMetadata().build();
-        nodes.put(name, copy);
-        changedNodes.add(name);
-        schedulerChanged.add(name);
+        replace(name, new NodeBuilder(node(name)).editMetadata().addToAnnotations(key, value).endMetadata().build());
         count("PATCH nodes", 1);
     }
 
@@ -260,8 +275,7 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
         updated.setStatus(status);
         metrics.put(node, updated);
         parsed.remove(node);
-        changedNodes.add(node);
-        schedulerChanged.add(node);
+        nodeChanged(node);
         count("PUT nodemetrics/status", 1);
     }
 
@@ -273,7 +287,11 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
 
     @Override
     public List<Node> nodes() {
-        return new ArrayList<>(nodes.values());
+        List<Node> out = new ArrayList<>(nodeNames.size());
+        for (String name : nodeNames) {
+            out.add(nodes.get(name));
+        }
+        return out;
     }
 
     @Override
@@ -322,7 +340,7 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
     }
 
     @Override
-    public Changes takeChanges() {
+    public synchronized Changes takeChanges() {
         Changes c = new Changes(new HashSet<>(changedNodes), everythingChanged);
         changedNodes.clear();
         everythingChanged = false;
@@ -333,7 +351,7 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
 
     @Override
     public Node publish(String nodeName, Node cached, BatchPublication publication) throws IOException {
-        Node base = nodes.get(nodeName);
+        Node base = node(nodeName);
         if (base == null) {
             throw new IOException("Node " + nodeName + " no longer exists");
         }
@@ -344,17 +362,13 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
             written = new NodeBuilder(written).editMetadata().addToAnnotations(annotations).endMetadata().build();
             count("PATCH nodes", 1);
         }
-        written.getMetadata().setResourceVersion(nextVersion());
-        nodes.put(nodeName, written);
-        changedNodes.add(nodeName);
-        schedulerChanged.add(nodeName);
+        replace(nodeName, written);
         return written;
     }
 
     @Override
     public void publishOrigin(String nodeName, BatchPublication publication) throws IOException {
-        Node base = nodes.get(nodeName);
-        Map<String, String> annotations = NodeStatusPublisher.annotations(base, publication);
+        Map<String, String> annotations = NodeStatusPublisher.annotations(node(nodeName), publication);
         String origin = annotations.get(io.colocation.api.KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE);
         if (origin != null) {
             annotate(nodeName, io.colocation.api.KoordinatorKeys.ANNOTATION_ORIGIN_EXTENDED_ALLOCATABLE, origin);

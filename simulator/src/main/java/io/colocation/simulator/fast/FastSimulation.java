@@ -212,7 +212,7 @@ public final class FastSimulation {
         if (colocation) {
             Map<String, YarnSide> sides = Map.of(yarn.clusterId(), yarn);
             LeaderEpoch.Fence fence = new LeaderEpoch.Fence(1, 0);
-            broker = new BrokerReconciler(kube, kube, sides, () -> Optional.of(fence), arbitration(), true, 1, ledger, clock,
+            broker = new BrokerReconciler(kube, kube, sides, () -> Optional.of(fence), arbitration(), true, threads, ledger, clock,
                     Duration.ofMillis(Delays.millis(delays.brokerPass())), 500, null);
             FastWorkload w = new FastWorkload(kube, yarn, new WorkloadModel(options.seed()), clock, ControlPlane.SCHEDULER_NAME,
                     Simulation.kubernetesBacklog(options.nodes()), Simulation.yarnBacklog(options.nodes()));

@@ -35,6 +35,7 @@ import java.util.Set;
  * documents, take effect {@code pluginApply} later, and a node whose grant (or what it keeps, if more) fell below its
  * allocation has containers chosen by {@link VictimOrder} (the plugin's and the copilot's one order) marked, then killed
  * PREEMPTED after the plugin's wait; the koordlet sees the node's containers and kills through {@link #containers}.
+ * The broker's pass reads and publishes from its threads, a node on one thread; what those calls share is guarded.
  */
 final class FastYarn implements YarnSide {
     static final int AM_VCORES = 1;
@@ -104,6 +105,8 @@ final class FastYarn implements YarnSide {
         final Map<String, Container> containers = new LinkedHashMap<>();
         /** Containers allocated here whose ApplicationMaster has not started them yet: not running on the NodeManager. */
         final Set<String> notStarted = new HashSet<>();
+        /** The tasks of the containers started here, as the NodeManager lists them; null when they changed since. */
+        List<BatchTask> started;
         final Map<String, Long> marked = new LinkedHashMap<>();
         YarnGrant published;
         YarnGrant applied;
@@ -249,6 +252,7 @@ final class FastYarn implements YarnSide {
                         vcores * t.cpuUse(), t.memoryUse(), t.workCoreSeconds(), false, TASK_PRIORITY, now);
                 a.acquired.add(place(n, a, t, task));
                 n.notStarted.add(task.id());
+                n.started = null;
                 return true;
             }
         }
@@ -265,6 +269,7 @@ final class FastYarn implements YarnSide {
         Container c = new Container(task.id(), a, shape, task);
         demandChanged = true;
         n.containers.put(c.id(), c);
+        n.started = null;
         a.running.put(c.id(), n);
         n.allocatedVcores += task.requestMilli() / 1000;
         n.allocatedMemoryMB += task.requestMemory() >> 20;
@@ -289,6 +294,7 @@ final class FastYarn implements YarnSide {
             for (Container c : a.acquired) {
                 NodeState n = a.running.get(c.id());
                 if (n != null && n.notStarted.remove(c.id())) {
+                    n.started = null;
                     n.host.start(c.task());
                 }
             }
@@ -300,6 +306,7 @@ final class FastYarn implements YarnSide {
     /** The container left its node: its room is free again. */
     private Container release(NodeState n, String id) {
         Container c = n.containers.remove(id);
+        n.started = null;
         if (c != null) {
             c.app().running.remove(id);
             n.notStarted.remove(id);
@@ -456,13 +463,17 @@ final class FastYarn implements YarnSide {
         return new SimulatedCopilot() {
             @Override
             protected Collection<BatchTask> running() {
-                List<BatchTask> tasks = new ArrayList<>(n.containers.size());
-                for (Container c : n.containers.values()) {
-                    if (!n.notStarted.contains(c.id())) {
-                        tasks.add(c.task());
+                // built again only after a change: the host's koordlet asks every step (its own node, on the step's thread)
+                if (n.started == null) {
+                    List<BatchTask> tasks = new ArrayList<>(n.containers.size());
+                    for (Container c : n.containers.values()) {
+                        if (!n.notStarted.contains(c.id())) {
+                            tasks.add(c.task());
+                        }
                     }
+                    n.started = List.copyOf(tasks);
                 }
-                return tasks;
+                return n.started;
             }
 
             @Override
@@ -516,7 +527,7 @@ final class FastYarn implements YarnSide {
     }
 
     @Override
-    public Usage demand() {
+    public synchronized Usage demand() {
         if (demandChanged) {
             demand = pendingDemand();
             demandChanged = false;
@@ -590,7 +601,7 @@ final class FastYarn implements YarnSide {
     }
 
     @Override
-    public YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) {
+    public synchronized YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) {
         NodeState n = byNodeId.get(nodeId);
         long version = n.published == null ? 1 : n.published.version() + 1;
         YarnGrant g = new YarnGrant(nodeId, 1, version, vcores, memoryMB, clock.millis(), keep.vcores(), keep.memoryMB());

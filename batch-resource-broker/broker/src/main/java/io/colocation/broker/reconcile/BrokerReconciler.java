@@ -55,11 +55,11 @@ import org.slf4j.LoggerFactory;
  * those whose inputs changed and the periodic full pass's next slice), each node's facts read once
  * ({@link NodeFactsReader}), the pure per-node decision ({@link NodeDecision}), each node's publication plan
  * ({@link PublicationPlanner}, pure, on the node's {@link NodeMemory}) carried out by the one writer to both sides
- * ({@link PublicationExecutor}, which checks the fence before each write), and the pure {@link LedgerBuilder}; nodes
- * are published in parallel. Idempotent: a pass publishes only what differs from what the sides hold. Only the leader
- * publishes; a standby computes the same ledger for its API. When this replica takes the lead it forgets what it
- * believed was published, re-reads the grants from the node statuses and from ZooKeeper, and re-stamps the YARN grants
- * with its epoch.
+ * ({@link PublicationExecutor}, which checks the fence before each write), and the pure {@link LedgerBuilder}; each node
+ * is decided and published on one thread, nodes in parallel ({@code sync.publishThreads}). Idempotent: a pass publishes
+ * only what differs from what the sides hold. Only the leader publishes; a standby computes the same ledger for its API.
+ * When this replica takes the lead it forgets what it believed was published, re-reads the grants from the node
+ * statuses and from ZooKeeper, and re-stamps the YARN grants with its epoch.
  */
 public final class BrokerReconciler implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerReconciler.class);
@@ -178,11 +178,7 @@ public final class BrokerReconciler implements Closeable {
             nodes = selection.nodes();
             full = selection.completesFullPass();
         }
-        List<NodeWork> work = new ArrayList<>(nodes.size());
-        for (Node node : nodes) {
-            work.add(decide(node, pass));
-        }
-        PassReport report = publishAll(work, pass, started);
+        PassReport report = decideAndPublish(nodes, pass, started);
         if (full) {
             forgetGone(all);
             stats.fullPasses.incrementAndGet();
@@ -239,13 +235,17 @@ public final class BrokerReconciler implements Closeable {
         }
     }
 
-    /** Publishes every node's decision in parallel, puts each ledger and counts what was written. */
-    private PassReport publishAll(List<NodeWork> work, NodeFactsReader.Pass pass, long started) {
+    /**
+     * Decides and publishes every node in parallel, each node on one thread from its facts to its writes (a node's
+     * decision reads only its own objects and the pass's shared facts); puts each ledger in the nodes' order and counts
+     * what was written.
+     */
+    private PassReport decideAndPublish(List<Node> nodes, NodeFactsReader.Pass pass, long started) {
         boolean leading = pass.leading();
         Instant now = pass.now();
-        List<Future<NodeLedger>> done = new ArrayList<>(work.size());
-        for (NodeWork w : work) {
-            done.add(publishers.submit(() -> publish(w, leading, now)));
+        List<Future<NodeLedger>> done = new ArrayList<>(nodes.size());
+        for (Node node : nodes) {
+            done.add(publishers.submit(() -> publish(decide(node, pass), leading, now)));
         }
         int kWrites = 0;
         int yWrites = 0;
@@ -255,8 +255,8 @@ public final class BrokerReconciler implements Closeable {
             try {
                 entry = done.get(i).get();
             } catch (ExecutionException e) {
-                LOG.debug("node {}: unexpected failure of its publication", work.get(i).node(), e.getCause());
-                NodeWork frozen = failed(work.get(i).object(), "unexpected error while publishing: " + e.getCause(), pass);
+                LOG.debug("node {}: unexpected failure of its publication", nodes.get(i).getMetadata().getName(), e.getCause());
+                NodeWork frozen = failed(nodes.get(i), "unexpected error while publishing: " + e.getCause(), pass);
                 keepFault(frozen, leading);
                 entry = publish(frozen, leading, now);
                 errors++;
@@ -292,7 +292,7 @@ public final class BrokerReconciler implements Closeable {
         stats.publishErrors.addAndGet(errors);
         stats.lastPassMillis = millis;
         stats.lastPassAt = now;
-        return new PassReport(leading, work.size(), kWrites, yWrites, errors, millis, passNodes.sweeping());
+        return new PassReport(leading, nodes.size(), kWrites, yWrites, errors, millis, passNodes.sweeping());
     }
 
     /** Publishes one node's decision to each side (only while leading: its plan, carried out) and builds its ledger. */

@@ -104,6 +104,9 @@ public final class QoSManager implements AutoCloseable {
     private List<Processor> topology = List.of();
     private Instant topologyRead = Instant.EPOCH;
     private volatile Round last;
+    /** The BE cpuset file's text as last read, and its CPUs (null: not a CPU list). */
+    private String cpusetText;
+    private List<Integer> cpusetCpus;
     private final Lifecycle lifecycle = new Lifecycle("QoS manager");
 
     /** The host's logical CPUs: read from {@code /sys} on a real host, given by a simulated one. */
@@ -160,7 +163,7 @@ public final class QoSManager implements AutoCloseable {
             warnings.warn("koordlet QoS", "no BE cgroup " + beDir + " on this host (no kubelet?): decisions are computed,"
                     + " nothing is written");
         }
-        List<Integer> cpuset = writer.get(beDir, CgroupWriter.Knob.CPUSET_CPUS).map(NodeAnnotations::cpuList).orElse(null);
+        List<Integer> cpuset = writer.get(beDir, CgroupWriter.Knob.CPUSET_CPUS).map(this::cpusetOf).orElse(null);
         long quota = writer.get(beDir, CgroupWriter.Knob.CPU_QUOTA).map(Long::parseLong).orElse(BestEffortState.UNSET_QUOTA);
         List<String> problems = new ArrayList<>();
         Optional<NodeSnapshot> snapshot = snapshots.assemble(agent, gates, topology,
@@ -276,6 +279,15 @@ public final class QoSManager implements AutoCloseable {
         }
         writer.set(beDir, CgroupWriter.Knob.MEMORY_HIGH, d.highBytes() == null ? "-1" : Long.toString(d.highBytes()),
                 String.join("; ", d.explain()));
+    }
+
+    /** The CPUs of the BE cpuset file's text; read again only when the text changed (every round reads the file). */
+    private List<Integer> cpusetOf(String text) {
+        if (!text.equals(cpusetText)) {
+            cpusetCpus = NodeAnnotations.cpuList(text);
+            cpusetText = text;
+        }
+        return cpusetCpus;
     }
 
     /** Evictions so far by {@code route/strategy/outcome}. */

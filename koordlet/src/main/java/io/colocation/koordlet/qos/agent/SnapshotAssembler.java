@@ -46,14 +46,13 @@ final class SnapshotAssembler {
         try {
             QoSNode facts = this.facts.of(node.get(), node.get().getMetadata().getResourceVersion(), problems);
             List<QoSPod> pods = new ArrayList<>();
-            java.util.Set<String> uids = new java.util.HashSet<>();
+            podStates.beginRound();
             for (Pod p : agent.pods()) {
-                uids.add(p.getMetadata().getUid());
                 Usage u = sample.pods().get(p.getMetadata().getUid());
                 pods.add(podStates.of(p, cpuMilli(u), memory(u), "Pod " + p.getMetadata().getNamespace() + "/"
                         + p.getMetadata().getName() + ": ", problems));
             }
-            podStates.retain(uids);
+            podStates.endRound();
             ResourceThresholds thresholds = null;
             List<HostApplication> apps = new ArrayList<>();
             Optional<NodeSLO> slo = agent.nodeSlo();

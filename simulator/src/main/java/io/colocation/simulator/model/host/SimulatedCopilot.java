@@ -14,18 +14,33 @@ import java.util.Optional;
  * kill is carried out.
  */
 public abstract class SimulatedCopilot implements YarnContainers {
-    /** The YARN containers running on the host now. */
+    /** The last answer and the collection it was read from. */
+    private record Listed(Collection<BatchTask> running, Optional<List<CollectTargets.YarnTarget>> targets) {
+    }
+
+    private volatile Listed last;
+
+    /**
+     * The YARN containers running on the host now: a collection not changed once returned; the same one again while
+     * nothing changed spares the agent reading it again.
+     */
     protected abstract Collection<BatchTask> running();
 
     @Override
     public Optional<List<CollectTargets.YarnTarget>> current() {
         Collection<BatchTask> running = running();
+        Listed listed = last;
+        if (listed != null && listed.running() == running) {
+            return listed.targets();
+        }
         List<CollectTargets.YarnTarget> out = new ArrayList<>(running.size());
         for (BatchTask t : running) {
             out.add(new CollectTargets.YarnTarget(t.id(), "", List.of(), (int) (t.requestMilli() / 1000), t.requestMemory() >> 20,
                     t.priority(), t.applicationMaster()));
         }
-        return Optional.of(out);
+        Optional<List<CollectTargets.YarnTarget>> targets = Optional.of(List.copyOf(out));
+        last = new Listed(running, targets);
+        return targets;
     }
 
     @Override
