@@ -28,14 +28,12 @@ public final class PodTargets {
         }
         Map<String, Entry> next = new HashMap<>(pods.size() * 2);
         List<CollectTargets.PodTarget> result = new ArrayList<>(pods.size());
-        boolean changed = pods.size() != byUid.size();
         for (Pod p : pods) {
             String uid = p.getMetadata().getUid();
             String version = p.getMetadata().getResourceVersion();
             Entry e = uid == null ? null : byUid.get(uid);
             if (e == null || !Objects.equals(e.version(), version)) {
                 e = new Entry(version, NodeInputs.podTarget(p));
-                changed = true;
             }
             if (uid != null) {
                 next.put(uid, e);
@@ -45,11 +43,9 @@ public final class PodTargets {
             }
         }
         byUid = next;
-        if (changed) {
-            Map<String, String> n = new HashMap<>();
-            result.forEach(t -> n.put(t.uid(), t.key()));
-            names = n;
-        }
+        Map<String, String> n = new HashMap<>();
+        result.forEach(t -> n.put(t.uid(), t.key()));
+        names = n;
         last = Collections.unmodifiableList(result);
         return last;
     }

@@ -116,6 +116,7 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
         requests.merge(kind, n, Long::sum);
     }
 
+    /** The requests counted so far, by kind: a copy, sorted. */
     synchronized Map<String, Long> requests() {
         return new TreeMap<>(requests);
     }

@@ -252,7 +252,7 @@ public final class FastSimulation {
                 h.host().startDay(warmEnd);
             }
             long roundsAtDay = rounds[0];
-            Map<String, Long> requestsAtDay = new TreeMap<>(kube.requests());
+            Map<String, Long> requestsAtDay = kube.requests();
             long zkAtDay = yarn == null ? 0 : yarn.zooKeeperWrites();
             long attemptsAtDay = scheduler == null ? 0 : scheduler.attempts();
             long passesAtDay = broker == null ? 0 : broker.stats().passes.get();
