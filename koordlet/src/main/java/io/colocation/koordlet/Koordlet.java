@@ -17,6 +17,7 @@ import io.colocation.koordlet.kube.NodeView;
 import io.colocation.koordlet.kube.NodeWatches;
 import io.colocation.koordlet.predict.PeakPredictServer;
 import io.colocation.koordlet.predict.PredictorPod;
+import io.colocation.koordlet.predict.PredictorPods;
 import io.colocation.koordlet.predict.ProdReclaimablePredictor;
 import io.colocation.koordlet.qos.agent.AgentState;
 import io.colocation.koordlet.qos.agent.QoSOptions;
@@ -75,6 +76,7 @@ public final class Koordlet implements AutoCloseable {
     private final DistinctWarnings inputWarnings = new DistinctWarnings(LOG);
     private final NodeSpecs specs;
     private final PodTargets podTargets = new PodTargets();
+    private final PredictorPods predictorPods = new PredictorPods();
     /** The host's YARN containers; null when YARN is not measured. */
     private final YarnContainers listing;
     private final Map<String, Long> reportCounts = new ConcurrentHashMap<>();
@@ -208,7 +210,7 @@ public final class Koordlet implements AutoCloseable {
             Instant now = clock.instant();
             if (Duration.between(lastTraining, now).compareTo(trainingInterval) >= 0 && lastCollectMillis > 0) {
                 lastTraining = now;
-                List<PredictorPod> pods = NodeInputs.predictorPods(watches.pods(), inputWarnings::warn);
+                List<PredictorPod> pods = predictorPods.of(watches.pods(), inputWarnings::warn);
                 predictor.train(cache, pods, now);
                 prediction = predict(pods, now);
             }

@@ -63,27 +63,15 @@ public final class NodeInputs {
         return result;
     }
 
-    public static List<PredictorPod> predictorPods(List<Pod> pods, BiConsumer<String, String> problem) {
-        List<PredictorPod> result = new ArrayList<>();
-        for (Pod p : pods) {
-            String where = "pod " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
-            if (p.getMetadata().getUid() == null) {
-                continue;
-            }
-            Resources requests;
-            Instant created;
-            try {
-                requests = PodRequests.of(p, where);
-                created = KubeTime.parse(p.getMetadata().getCreationTimestamp(), "metadata.creationTimestamp");
-            } catch (InvalidInputException e) {
-                problem.accept(where, e.getMessage());
-                continue;
-            }
-            boolean ending = p.getMetadata().getDeletionTimestamp() != null || PodPhases.ended(p);
-            PriorityClass c = PodClassifier.priorityClass(p);
-            result.add(new PredictorPod(p.getMetadata().getUid(), c, created, ending, requests));
+    /** The pod as the predictor reads it (requests, creation, priority class, whether it is ending); null without a uid. */
+    public static PredictorPod predictorPod(Pod p, String where) throws InvalidInputException {
+        if (p.getMetadata().getUid() == null) {
+            return null;
         }
-        return result;
+        Resources requests = PodRequests.of(p, where);
+        Instant created = KubeTime.parse(p.getMetadata().getCreationTimestamp(), "metadata.creationTimestamp");
+        boolean ending = p.getMetadata().getDeletionTimestamp() != null || PodPhases.ended(p);
+        return new PredictorPod(p.getMetadata().getUid(), PodClassifier.priorityClass(p), created, ending, requests);
     }
 
     /** {@code node.koordinator.sh/raw-allocatable} when present and readable, else {@code status.allocatable}; null if neither. */

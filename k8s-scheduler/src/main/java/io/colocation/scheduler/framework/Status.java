@@ -12,6 +12,7 @@ public record Status(Code code, List<String> reasons) {
 
     private static final int MAX_SHARED = 1024;
     private static final Map<String, Status> SHARED = new ConcurrentHashMap<>();
+    private static final Map<List<String>, Status> SHARED_COMBINED = new ConcurrentHashMap<>();
 
     public static Status unschedulable(String reason) {
         return new Status(Code.UNSCHEDULABLE, List.of(reason));
@@ -28,6 +29,22 @@ public record Status(Code code, List<String> reasons) {
         }
         Status fresh = unschedulable(reason);
         return SHARED.size() < MAX_SHARED ? SHARED.computeIfAbsent(reason, r -> fresh) : fresh;
+    }
+
+    /**
+     * The one verdict for these reasons together (a node short of several things): without it every such node hands
+     * a search its own verdict, and a search of a full cluster counts thousands of them.
+     */
+    public static Status sharedUnschedulable(List<String> reasons) {
+        if (reasons.size() == 1) {
+            return sharedUnschedulable(reasons.get(0));
+        }
+        Status known = SHARED_COMBINED.get(reasons);
+        if (known != null) {
+            return known;
+        }
+        Status fresh = new Status(Code.UNSCHEDULABLE, List.copyOf(reasons));
+        return SHARED_COMBINED.size() < MAX_SHARED ? SHARED_COMBINED.computeIfAbsent(fresh.reasons(), r -> fresh) : fresh;
     }
 
     public boolean success() {

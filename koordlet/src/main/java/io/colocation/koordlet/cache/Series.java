@@ -43,6 +43,6 @@ final class Series {
                 last = Math.max(last, t);
             }
         }
-        return new Points(java.util.Arrays.copyOf(values, n), first, last);
+        return new Points(n == values.length ? values : java.util.Arrays.copyOf(values, n), first, last);
     }
 }

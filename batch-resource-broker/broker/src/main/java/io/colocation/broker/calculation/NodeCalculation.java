@@ -76,7 +76,23 @@ public final class NodeCalculation {
                 metric.state() == null ? null : metric.state().nodeUsage(), null, List.copyOf(notes), List.copyOf(explain));
     }
 
+    /** The last strategy described and its text: nodes of one cluster share their strategy, and every pass describes each. */
+    private record Described(ColocationStrategy strategy, String text) {
+    }
+
+    private static volatile Described lastDescribed;
+
     private static String describe(ColocationStrategy s) {
+        Described last = lastDescribed;
+        if (last != null && (last.strategy() == s || last.strategy().equals(s))) {
+            return last.text();
+        }
+        String text = describeNow(s);
+        lastDescribed = new Described(s, text);
+        return text;
+    }
+
+    private static String describeNow(ColocationStrategy s) {
         return " (enable=" + s.isEnabled() + ", cpuReclaimThresholdPercent=" + s.cpuReclaimThresholdPercent()
                 + ", cpuCalculatePolicy=" + s.cpuCalculatePolicy().json() + ", memoryReclaimThresholdPercent="
                 + s.memoryReclaimThresholdPercent() + ", memoryCalculatePolicy=" + s.memoryCalculatePolicy().json()

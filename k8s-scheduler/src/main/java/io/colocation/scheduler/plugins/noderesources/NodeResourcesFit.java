@@ -8,6 +8,7 @@ import io.colocation.scheduler.framework.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * kube-scheduler's {@code NodeResourcesFit} filter over every resource the pod requests, standard and extended alike
@@ -17,6 +18,8 @@ import java.util.Map;
 public final class NodeResourcesFit implements FilterPlugin {
     public static final String NAME = "NodeResourcesFit";
     private static final Status TOO_MANY_PODS = Status.unschedulable("Too many pods");
+    /** {@code Insufficient <resource>} by resource name: built once, not concatenated for every node a pod does not fit. */
+    private static final Map<String, Status> INSUFFICIENT = new ConcurrentHashMap<>();
 
     @Override
     public String name() {
@@ -38,7 +41,7 @@ public final class NodeResourcesFit implements FilterPlugin {
             long allocatable = node.allocatable(r.getKey(), 0);
             long requested = node.requested(r.getKey());
             if (requested + r.getValue() > allocatable) {
-                Status lacking = Status.sharedUnschedulable("Insufficient " + r.getKey());
+                Status lacking = insufficient(r.getKey());
                 if (rejected == null) {
                     rejected = lacking;
                 } else {
@@ -48,8 +51,21 @@ public final class NodeResourcesFit implements FilterPlugin {
             }
         }
         if (reasons != null) {
-            return new Status(Status.Code.UNSCHEDULABLE, reasons);
+            return Status.sharedUnschedulable(reasons);
         }
         return rejected == null ? Status.SUCCESS : rejected;
+    }
+
+    /** Resource names come from pods: only the first few are kept. */
+    private static Status insufficient(String resource) {
+        Status known = INSUFFICIENT.get(resource);
+        if (known != null) {
+            return known;
+        }
+        Status s = Status.sharedUnschedulable("Insufficient " + resource);
+        if (INSUFFICIENT.size() < 256) {
+            INSUFFICIENT.putIfAbsent(resource, s);
+        }
+        return s;
     }
 }

@@ -4,11 +4,14 @@ import static io.colocation.scheduler.framework.PluginFixtures.cycle;
 import static io.colocation.scheduler.framework.PluginFixtures.node;
 import static io.colocation.scheduler.framework.PluginFixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.colocation.scheduler.framework.NodeInfo;
 import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.Status;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,5 +47,20 @@ class NodeResourcesFitTest {
     void filter(String name, PodInfo pod, List<PodInfo> assigned, List<String> reasons) {
         NodeInfo node = node(NODE, assigned, null);
         assertEquals(reasons, new NodeResourcesFit().filter(cycle(node), pod, node).reasons());
+    }
+
+    /** A search counts rejections by verdict: nodes short of the same things, one or several, share one verdict. */
+    @Test
+    void nodesShortOfTheSameThingsShareOneVerdict() {
+        PodInfo big = requesting("cpu: \"5\", memory: 9Gi");
+        NodeInfo first = node(NODE, List.of(), null);
+        NodeInfo second = node(NODE.replace("n1", "n2"), List.of(), null);
+        NodeResourcesFit fit = new NodeResourcesFit();
+        Status a = fit.filter(cycle(first), big, first);
+        assertSame(a, fit.filter(cycle(second), big, second));
+        assertEquals(List.of("Insufficient cpu", "Insufficient memory"), a.reasons());
+        PodInfo cpu = requesting("cpu: \"5\"");
+        assertSame(fit.filter(cycle(first), cpu, first), fit.filter(cycle(second), cpu, second));
+        assertSame(Status.sharedUnschedulable("Insufficient cpu"), Status.sharedUnschedulable(List.of("Insufficient cpu")));
     }
 }

@@ -4,9 +4,8 @@ import io.colocation.koordlet.cgroup.CgroupWriter;
 import io.colocation.koordlet.qos.cpusuppress.CpuSuppressDecision;
 import io.colocation.model.node.NodeAnnotations;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.BitSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Applies a CPU suppress decision to the BE tier through the cgroup writer: the CFS quota on the BE cgroup; the
@@ -35,11 +34,11 @@ final class BeCpuEnforcer {
             List<String> dirs = new ArrayList<>();
             dirs.add(beDir);
             dirs.addAll(writer.descendants(beDir, DEPTH));
-            Set<Integer> union = new LinkedHashSet<>(currentCpuset);
-            union.addAll(d.cpusetCpus());
-            String loose = NodeAnnotations.formatCpuList(union);
             String tight = NodeAnnotations.formatCpuList(d.cpusetCpus());
-            if (!loose.equals(tight)) {
+            if (leaves(currentCpuset, d.cpusetCpus())) {
+                List<Integer> union = new ArrayList<>(currentCpuset);
+                union.addAll(d.cpusetCpus());
+                String loose = NodeAnnotations.formatCpuList(union);
                 dirs.forEach(dir -> writer.set(dir, CgroupWriter.Knob.CPUSET_CPUS, loose, reason + " (loosen first)"));
             }
             for (int i = dirs.size() - 1; i >= 0; i--) {
@@ -50,5 +49,17 @@ final class BeCpuEnforcer {
             writer.set(beDir, CgroupWriter.Knob.CPU_IDLE, idle ? "1" : "0", idle ? "qos.beCpuIdle: the BE tier runs as SCHED_IDLE"
                     : "qos.beCpuIdle is off");
         }
+    }
+
+    /** Whether a CPU of the current set is not in the next (then old ∪ new differs from new: loosen first). */
+    private static boolean leaves(List<Integer> current, List<Integer> next) {
+        BitSet kept = new BitSet();
+        next.forEach(kept::set);
+        for (int cpu : current) {
+            if (!kept.get(cpu)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -40,13 +40,17 @@ final class QoSPodCache {
         readThisRound = 0;
     }
 
-    /** The pod as the strategies see it, with this usage; what {@link QoSPods#of} notes is added to {@code notes}. */
-    QoSPod of(Pod pod, Long cpuUsedMilli, Long memoryUsedBytes, String where, List<String> notes) throws InvalidInputException {
+    /**
+     * The pod as the strategies see it, with this usage; what {@link QoSPods#of} notes is added to {@code notes}, each
+     * naming the pod.
+     */
+    QoSPod of(Pod pod, Long cpuUsedMilli, Long memoryUsedBytes, List<String> notes) throws InvalidInputException {
         String uid = pod.getMetadata().getUid();
         String version = pod.getMetadata().getResourceVersion();
         Entry e = uid == null ? null : byUid.get(uid);
         if (e == null || version == null || !version.equals(e.resourceVersion)) {
             List<String> read = new ArrayList<>();
+            String where = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + ": ";
             QoSPod state = QoSPods.of(pod, null, null, where, read);
             e = new Entry(version, state, List.copyOf(read));
             if (uid == null || version == null) { // not kept: read again next round

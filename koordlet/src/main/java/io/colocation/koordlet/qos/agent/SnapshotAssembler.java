@@ -49,8 +49,7 @@ final class SnapshotAssembler {
             podStates.beginRound();
             for (Pod p : agent.pods()) {
                 Usage u = sample.pods().get(p.getMetadata().getUid());
-                pods.add(podStates.of(p, cpuMilli(u), memory(u), "Pod " + p.getMetadata().getNamespace() + "/"
-                        + p.getMetadata().getName() + ": ", problems));
+                pods.add(podStates.of(p, cpuMilli(u), memory(u), problems));
             }
             podStates.endRound();
             ResourceThresholds thresholds = null;
