@@ -20,7 +20,6 @@ import io.colocation.koordlet.predict.PredictorPod;
 import io.colocation.koordlet.predict.PredictorPods;
 import io.colocation.koordlet.predict.ProdReclaimablePredictor;
 import io.colocation.koordlet.qos.agent.AgentState;
-import io.colocation.koordlet.qos.agent.QoSOptions;
 import io.colocation.koordlet.report.NodeMetricReporter;
 import io.colocation.koordlet.report.NodeMetricSink;
 import io.colocation.koordlet.report.NodeMetricStatusBuilder;

@@ -3,7 +3,6 @@ package io.colocation.koordlet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.KubeTime;
-import io.colocation.api.PriorityClass;
 import io.colocation.api.QoSClass;
 import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.predict.PredictorPod;

@@ -11,7 +11,6 @@ import io.colocation.koordlet.qos.HostApplication;
 import io.colocation.koordlet.qos.QoSNode;
 import io.colocation.koordlet.qos.NodeSnapshot;
 import io.colocation.koordlet.qos.QoSPod;
-import io.colocation.koordlet.qos.QoSPods;
 import io.colocation.koordlet.qos.Processor;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.YarnContainerState;
