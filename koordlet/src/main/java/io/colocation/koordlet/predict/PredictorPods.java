@@ -2,12 +2,10 @@ package io.colocation.koordlet.predict;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.koordlet.NodeInputs;
+import io.colocation.koordlet.kube.PodReadings;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.function.BiConsumer;
 
 /**
@@ -17,42 +15,35 @@ import java.util.function.BiConsumer;
  * The work thread's own.
  */
 public final class PredictorPods {
-    private record Entry(String version, String where, PredictorPod pod, String problem) {
+    private record Reading(String where, PredictorPod pod, String problem) {
     }
 
-    /** Pod uid → the last reading. */
-    private Map<String, Entry> byUid = Map.of();
+    private final PodReadings<Reading> readings = new PodReadings<>(PredictorPods::read);
 
     public List<PredictorPod> of(List<Pod> pods, BiConsumer<String, String> problem) {
-        Map<String, Entry> next = new HashMap<>(pods.size() * 2);
         List<PredictorPod> result = new ArrayList<>(pods.size());
+        readings.beginRound();
         for (Pod p : pods) {
-            String uid = p.getMetadata().getUid();
-            if (uid == null) {
+            if (p.getMetadata().getUid() == null) {
                 continue;
             }
-            String version = p.getMetadata().getResourceVersion();
-            Entry e = byUid.get(uid);
-            if (e == null || version == null || !Objects.equals(e.version(), version)) {
-                e = read(p, version);
-            }
-            next.put(uid, e);
-            if (e.pod() != null) {
-                result.add(e.pod());
+            Reading r = readings.of(p);
+            if (r.pod() != null) {
+                result.add(r.pod());
             } else {
-                problem.accept(e.where(), e.problem());
+                problem.accept(r.where(), r.problem());
             }
         }
-        byUid = next;
+        readings.endRound();
         return result;
     }
 
-    private static Entry read(Pod p, String version) {
+    private static Reading read(Pod p) {
         String where = "pod " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
         try {
-            return new Entry(version, where, NodeInputs.predictorPod(p, where), null);
+            return new Reading(where, NodeInputs.predictorPod(p, where), null);
         } catch (InvalidInputException e) {
-            return new Entry(version, where, null, e.getMessage());
+            return new Reading(where, null, e.getMessage());
         }
     }
 }

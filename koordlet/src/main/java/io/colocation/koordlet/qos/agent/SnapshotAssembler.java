@@ -5,12 +5,14 @@ import io.colocation.api.InvalidInputException;
 import io.colocation.koordlet.collect.CollectTargets;
 import io.colocation.koordlet.collect.HostSample;
 import io.colocation.koordlet.collect.Usage;
+import io.colocation.koordlet.kube.PodReadings;
 import io.colocation.koordlet.qos.BestEffortState;
 import io.colocation.koordlet.qos.FeatureGates;
 import io.colocation.koordlet.qos.HostApplication;
 import io.colocation.koordlet.qos.QoSNode;
 import io.colocation.koordlet.qos.NodeSnapshot;
 import io.colocation.koordlet.qos.QoSPod;
+import io.colocation.koordlet.qos.QoSPods;
 import io.colocation.koordlet.qos.Processor;
 import io.colocation.koordlet.qos.ResourceThresholds;
 import io.colocation.koordlet.qos.YarnContainerState;
@@ -28,7 +30,11 @@ import java.util.Optional;
  * are decoded again only when their resourceVersion changed. The QoS thread's own.
  */
 final class SnapshotAssembler {
-    private final QoSPodCache podStates = new QoSPodCache();
+    /** A pod as the strategies see it before its usage, with what reading it noted; or why it cannot be read. */
+    private record PodReading(QoSPod state, List<String> notes, String error) {
+    }
+
+    private final PodReadings<PodReading> podStates = new PodReadings<>(SnapshotAssembler::readPod);
     private final ByVersion<Node, QoSNode> facts = new ByVersion<>((n, notes) ->
             QoSNode.of(n, "Node " + n.getMetadata().getName() + ": ", notes));
     private final ByVersion<JsonNode, ResourceThresholds> thresholds = new ByVersion<>((spec, notes) ->
@@ -47,8 +53,13 @@ final class SnapshotAssembler {
             List<QoSPod> pods = new ArrayList<>();
             podStates.beginRound();
             for (Pod p : agent.pods()) {
+                PodReading r = podStates.of(p);
+                if (r.error() != null) {
+                    throw new InvalidInputException(r.error());
+                }
+                problems.addAll(r.notes());
                 Usage u = sample.pods().get(p.getMetadata().getUid());
-                pods.add(podStates.of(p, cpuMilli(u), memory(u), problems));
+                pods.add(r.state().withUsage(cpuMilli(u), memory(u)));
             }
             podStates.endRound();
             ResourceThresholds thresholds = null;
@@ -88,6 +99,16 @@ final class SnapshotAssembler {
         } catch (InvalidInputException e) {
             problems.add(e.getMessage());
             return Optional.empty();
+        }
+    }
+
+    private static PodReading readPod(Pod pod) {
+        List<String> notes = new ArrayList<>();
+        String where = "Pod " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + ": ";
+        try {
+            return new PodReading(QoSPods.of(pod, null, null, where, notes), List.copyOf(notes), null);
+        } catch (InvalidInputException e) {
+            return new PodReading(null, List.of(), e.getMessage());
         }
     }
 
