@@ -106,6 +106,21 @@ public final class NodeInfo {
         return taints;
     }
 
+    /** The resources named in the allocatable or the requests, interned, in name order (read, not changed, by {@link NodeOrder}). */
+    String[] resourceNames() {
+        return resources;
+    }
+
+    /** The allocatable amount of {@code resourceNames()[i]}, -1 when the allocatable does not list it. */
+    long allocatableAt(int i) {
+        return allocatableAmounts[i];
+    }
+
+    /** What the assigned pods request of {@code resourceNames()[i]}. */
+    long requestedAt(int i) {
+        return requestedAmounts[i];
+    }
+
     private int indexOf(String resource) {
         for (int i = 0; i < resources.length; i++) {
             if (resources[i] == resource) {

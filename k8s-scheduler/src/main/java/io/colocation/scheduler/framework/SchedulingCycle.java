@@ -63,10 +63,22 @@ public final class SchedulingCycle {
         int found = 0;
         // Counted by verdict, read out as reasons only when no node fits: plugins hand the same verdict to many nodes.
         Map<Status, int[]> rejections = new java.util.IdentityHashMap<>();
+        // The first filter judges from the resource columns where it can: a node it rejects is never read.
+        NodeOrder order = state.snapshot().order();
+        ColumnFilter.Screen screen = profile.filters().isEmpty() || !(profile.filters().get(0) instanceof ColumnFilter c) ? null
+                : c.screen(pod);
         int processed = 0;
         while (processed < all && found < wanted) {
             int i = (start + processed++) % all;
-            Status rejected = firstRejection(profile, state, pod, nodes.get(i));
+            Status rejected;
+            if (screen == null) {
+                rejected = firstRejection(profile, state, pod, nodes.get(i), 0);
+            } else {
+                rejected = screen.judge(order.columnsOf(i), NodeOrder.slot(i));
+                if (rejected == null) {
+                    rejected = firstRejection(profile, state, pod, nodes.get(i), 1);
+                }
+            }
             if (rejected == null) {
                 feasible[found++] = i;
             } else {
@@ -123,12 +135,14 @@ public final class SchedulingCycle {
      * change that may let a node take an unschedulable pod.
      */
     public static boolean feasible(Profile profile, CycleState state, PodInfo pod, NodeInfo node) {
-        return firstRejection(profile, state, pod, node) == null;
+        return firstRejection(profile, state, pod, node, 0) == null;
     }
 
-    private static Status firstRejection(Profile profile, CycleState state, PodInfo pod, NodeInfo node) {
-        for (FilterPlugin f : profile.filters()) {
-            Status s = f.filter(state, pod, node);
+    /** The first rejection of the profile's filters from the {@code from}th on; null when they all pass. */
+    private static Status firstRejection(Profile profile, CycleState state, PodInfo pod, NodeInfo node, int from) {
+        List<FilterPlugin> filters = profile.filters();
+        for (int k = from; k < filters.size(); k++) {
+            Status s = filters.get(k).filter(state, pod, node);
             if (!s.success()) {
                 return s;
             }

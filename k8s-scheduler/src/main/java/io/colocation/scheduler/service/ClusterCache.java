@@ -10,6 +10,8 @@ import io.colocation.model.pod.PodPhases;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.NodeInfo;
+import io.colocation.scheduler.framework.NodeOrder;
+import io.colocation.scheduler.framework.NodeTable;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.PodInfo;
@@ -26,7 +28,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.HashMap;
 import java.util.List;
@@ -61,13 +62,12 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
     /** Pod key → the node it is on and what it holds there, bound (informer) or assumed. */
     private final Map<String, Placement> placements = new HashMap<>();
     private final Map<String, Map<String, PodInfo>> podsByNode = new HashMap<>();
-    private final TreeMap<String, NodeInfo> infos = new TreeMap<>();
+    private final NodeTable table = new NodeTable();
     private final Set<String> dirty = new HashSet<>();
     /** Nodes rebuilt since {@link #changedNodes} was last asked. */
     private final Set<String> changedSinceAsked = new HashSet<>();
-    /** {@code infos} in name order, as the last snapshot has it, and each node's place there. */
+    /** The nodes in name order, as the last snapshot has them. */
     private NodeOrder ordered = NodeOrder.EMPTY;
-    private final Map<String, Integer> position = new HashMap<>();
 
     private record Placement(String node, PodInfo info, boolean assumed) {
     }
@@ -301,37 +301,12 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
      */
     synchronized ClusterSnapshot snapshot(Instant now) {
         if (!dirty.isEmpty()) {
-            // A decision changes one node: the new order is the old one with that node replaced, sharing all but
-            // its chunk; only a node coming or going re-reads the whole order.
-            NodeOrder.Editor next = ordered.edit();
-            boolean sameNodes = true;
-            for (String name : dirty) {
-                NodeInfo was = infos.remove(name);
-                NodeInfo rebuilt = build(name, was);
-                if (rebuilt != null) {
-                    infos.put(name, rebuilt);
-                }
-                Integer at = position.get(name);
-                if (was != null && rebuilt != null && at != null) {
-                    next.set(at, rebuilt);
-                } else if (was != null || rebuilt != null) {
-                    sameNodes = false;
-                }
-            }
+            // A decision changes one node: the new order is the old one with that node replaced, sharing all but its chunk.
+            ordered = table.rebuild(dirty, this::build);
             changedSinceAsked.addAll(dirty);
             dirty.clear();
-            if (sameNodes) {
-                ordered = next.done();
-            } else {
-                ordered = NodeOrder.of(infos.values().toArray(new NodeInfo[0]));
-                position.clear();
-                List<NodeInfo> order = ordered.asList();
-                for (int i = 0; i < order.size(); i++) {
-                    position.put(order.get(i).name(), i);
-                }
-            }
         }
-        return new ClusterSnapshot(ordered.asList(), now);
+        return new ClusterSnapshot(ordered, now);
     }
 
     /**
@@ -342,7 +317,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
         snapshot(now);
         List<NodeInfo> out = new ArrayList<>(changedSinceAsked.size());
         for (String name : changedSinceAsked) {
-            NodeInfo info = infos.get(name);
+            NodeInfo info = table.get(name);
             if (info != null) {
                 out.add(info);
             }

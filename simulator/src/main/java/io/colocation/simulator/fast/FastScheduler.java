@@ -7,6 +7,8 @@ import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.NodeInfo;
+import io.colocation.scheduler.framework.NodeOrder;
+import io.colocation.scheduler.framework.NodeTable;
 import io.colocation.scheduler.framework.NodeSearch;
 import io.colocation.scheduler.framework.PodInfo;
 import io.colocation.scheduler.framework.Snapshots;
@@ -23,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -43,10 +44,9 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
     private final Framework.NodeSelector selector;
     private final BiConsumer<Pod, String> bound;
     private final long flushMillis;
-    /** The nodes in name order, their infos, where each sits. */
-    private final TreeMap<String, NodeInfo> infos = new TreeMap<>();
-    private List<NodeInfo> ordered = List.of();
-    private final Map<String, Integer> position = new HashMap<>();
+    /** The nodes, and in name order as the last snapshot has them. */
+    private final NodeTable nodes = new NodeTable();
+    private NodeOrder ordered = NodeOrder.EMPTY;
     private final java.util.Set<String> dirty = new java.util.HashSet<>();
     /** Bound pods as parsed when first seen on their node (their placement time kept). */
     private final Map<String, PodInfo> boundInfos = new HashMap<>();
@@ -196,34 +196,8 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
     private ClusterSnapshot snapshot(Instant now) {
         dirty.addAll(kube.takeSchedulerChanges());
         if (!dirty.isEmpty()) {
-            boolean sameNodes = true;
-            List<NodeInfo> next = new ArrayList<>(ordered);
-            for (String name : dirty) {
-                NodeInfo was = infos.get(name);
-                NodeInfo rebuilt = build(name, was, now);
-                if (rebuilt == null) {
-                    sameNodes &= was == null;
-                    infos.remove(name);
-                    continue;
-                }
-                infos.put(name, rebuilt);
-                Integer at = position.get(name);
-                if (at != null) {
-                    next.set(at, rebuilt);
-                } else {
-                    sameNodes = false;
-                }
-            }
+            ordered = nodes.rebuild(dirty, (name, was) -> build(name, was, now));
             dirty.clear();
-            if (sameNodes) {
-                ordered = next;
-            } else {
-                ordered = new ArrayList<>(infos.values());
-                position.clear();
-                for (int i = 0; i < ordered.size(); i++) {
-                    position.put(ordered.get(i).name(), i);
-                }
-            }
         }
         return new ClusterSnapshot(ordered, now);
     }

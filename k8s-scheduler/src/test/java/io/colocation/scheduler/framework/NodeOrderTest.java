@@ -1,4 +1,4 @@
-package io.colocation.scheduler.service;
+package io.colocation.scheduler.framework;
 
 import static io.colocation.scheduler.framework.PluginFixtures.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.colocation.scheduler.framework.NodeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.RandomAccess;
