@@ -68,20 +68,49 @@ public final class NodeInfo {
         this.requested = requested;
         this.nodeMetric = nodeMetric;
         this.nodeMetricError = nodeMetricError;
-        java.util.TreeSet<String> names = new java.util.TreeSet<>(allocatable.keySet());
-        names.addAll(requested.keySet());
-        this.resources = new String[names.size()];
-        this.allocatableAmounts = new long[names.size()];
-        this.requestedAmounts = new long[names.size()];
-        int i = 0;
-        for (String r : names) {
-            resources[i] = r.intern();
-            allocatableAmounts[i] = allocatable.getOrDefault(r, -1L);
-            requestedAmounts[i++] = requested.getOrDefault(r, 0L);
+        // A node's next version mostly names the same resources: its interned names are kept, not sorted and interned again.
+        this.resources = previous != null && namesSame(previous.resources, allocatable, requested) ? previous.resources
+                : names(allocatable, requested);
+        this.allocatableAmounts = new long[resources.length];
+        this.requestedAmounts = new long[resources.length];
+        for (int i = 0; i < resources.length; i++) {
+            allocatableAmounts[i] = allocatable.getOrDefault(resources[i], -1L);
+            requestedAmounts[i] = requested.getOrDefault(resources[i], 0L);
         }
         this.podCount = pods.size();
         List<Taint> t = node.getSpec() == null ? null : node.getSpec().getTaints();
         this.taints = t == null || t.isEmpty() ? List.of() : t;
+    }
+
+    /** The resources the two maps name, interned, in name order. */
+    private static String[] names(Map<String, Long> allocatable, Map<String, Long> requested) {
+        java.util.TreeSet<String> names = new java.util.TreeSet<>(allocatable.keySet());
+        names.addAll(requested.keySet());
+        String[] out = new String[names.size()];
+        int i = 0;
+        for (String r : names) {
+            out[i++] = r.intern();
+        }
+        return out;
+    }
+
+    /** Whether the two maps name exactly {@code names}. */
+    private static boolean namesSame(String[] names, Map<String, Long> allocatable, Map<String, Long> requested) {
+        int union = allocatable.size();
+        for (String r : requested.keySet()) {
+            if (!allocatable.containsKey(r)) {
+                union++;
+            }
+        }
+        if (union != names.length) {
+            return false;
+        }
+        for (String r : names) {
+            if (!allocatable.containsKey(r) && !requested.containsKey(r)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code status.allocatable} of {@code resource}; {@code absent} when the node does not list it. */

@@ -4,7 +4,6 @@ import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.RandomAccess;
-import java.util.TreeSet;
 
 /**
  * The cluster's nodes in name order as an immutable list that a new version shares with the old one except for the
@@ -107,11 +106,7 @@ public final class NodeOrder {
         private final int[] podCounts;
 
         ResourceColumns(NodeInfo[] nodes) {
-            TreeSet<String> union = new TreeSet<>();
-            for (NodeInfo n : nodes) {
-                union.addAll(Arrays.asList(n.resourceNames()));
-            }
-            this.names = union.toArray(new String[0]); // NodeInfo's names, already interned
+            this.names = union(nodes);
             int stride = 2 * names.length;
             this.amounts = new long[nodes.length * stride];
             this.podCounts = new int[nodes.length];
@@ -119,7 +114,7 @@ public final class NodeOrder {
                 NodeInfo n = nodes[s];
                 String[] own = n.resourceNames();
                 for (int k = 0, i = 0; k < names.length; k++) {
-                    boolean listed = i < own.length && own[i].equals(names[k]); // both in name order
+                    boolean listed = i < own.length && own[i] == names[k]; // both interned, in name order
                     amounts[s * stride + 2 * k] = listed ? n.allocatableAt(i) : -1;
                     amounts[s * stride + 2 * k + 1] = listed ? n.requestedAt(i) : 0;
                     if (listed) {
@@ -128,6 +123,33 @@ public final class NodeOrder {
                 }
                 podCounts[s] = n.podCount();
             }
+        }
+
+        /** The names of every node's resources, in name order: mostly every node names the same ones. */
+        private static String[] union(NodeInfo[] nodes) {
+            String[] union = nodes.length == 0 ? new String[0] : nodes[0].resourceNames();
+            for (NodeInfo n : nodes) {
+                String[] own = n.resourceNames();
+                if (own != union && !Arrays.equals(own, union)) {
+                    union = merged(union, own);
+                }
+            }
+            return union;
+        }
+
+        /** Two sorted arrays of interned names as one, each name once. */
+        private static String[] merged(String[] a, String[] b) {
+            String[] out = new String[a.length + b.length];
+            int i = 0;
+            int j = 0;
+            int n = 0;
+            while (i < a.length || j < b.length) {
+                int c = i == a.length ? 1 : j == b.length ? -1 : a[i].compareTo(b[j]);
+                out[n++] = c <= 0 ? a[i] : b[j];
+                i += c <= 0 ? 1 : 0;
+                j += c >= 0 ? 1 : 0;
+            }
+            return Arrays.copyOf(out, n);
         }
 
         /** Where {@code resource} is among these columns; -1 when none of the chunk's nodes names it. */

@@ -40,6 +40,21 @@ class NodeInfoTest {
     }
 
     @Test
+    void aNewVersionNamingTheSameResourcesKeepsTheirNamesAndReadsItsOwnAmounts() throws Exception {
+        PodInfo gpu = pod("containers: [{name: c, resources: {requests: {cpu: 500m, example.com/gpu: \"1\"}}}]");
+        PodInfo plain = pod("containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]");
+        NodeInfo v1 = node(NODE, List.of(gpu), null);
+        NodeInfo v2 = Snapshots.node(v1.node(), List.of(gpu, plain), null, null, "Node: ", v1);
+        assertSame(v1.resourceNames(), v2.resourceNames());
+        assertEquals(1500, v2.requested("cpu"));
+        assertEquals(500, v1.requested("cpu"), "the old version's");
+        NodeInfo v3 = Snapshots.node(v1.node(), List.of(plain), null, null, "Node: ", v2);
+        assertNotSame(v2.resourceNames(), v3.resourceNames(), "no pod asks for a gpu any more");
+        assertEquals(List.of("cpu", "kubernetes.io/batch-cpu", "memory"), List.of(v3.resourceNames()));
+        assertEquals(0, v3.requested("example.com/gpu"));
+    }
+
+    @Test
     void derivesOncePerKeyAndVersion() {
         NodeInfo n = node(NODE, List.of(), null);
         Object first = new Object();

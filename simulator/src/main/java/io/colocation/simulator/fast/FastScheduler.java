@@ -50,9 +50,9 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
     private final java.util.Set<String> dirty = new java.util.HashSet<>();
     /** Bound pods as parsed when first seen on their node (their placement time kept). */
     private final Map<String, PodInfo> boundInfos = new HashMap<>();
-    /** Pods assumed onto a node and not bound yet: the pod and its node. */
-    private final Map<String, PodInfo> assumed = new HashMap<>();
+    /** Pods assumed onto a node and not bound yet: each pod's node, and each node's pods. */
     private final Map<String, String> assumedOn = new HashMap<>();
+    private final Map<String, Map<String, PodInfo>> assumedByNode = new HashMap<>();
     private final Map<String, Entry> waiting = new LinkedHashMap<>();
     /** Pods no node could take, since when (simulated ms). */
     private final Map<String, Long> unschedulable = new HashMap<>();
@@ -97,7 +97,7 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
             String key = pending.getKey();
             Pod pod = pending.getValue();
             // a gang's member may have been bound by its last member's Permit earlier in this cycle
-            if (assumed.containsKey(key) || waiting.containsKey(key) || !unbound.containsKey(key)) {
+            if (assumedOn.containsKey(key) || waiting.containsKey(key) || !unbound.containsKey(key)) {
                 continue;
             }
             Long since = unschedulable.get(key);
@@ -167,8 +167,7 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
 
     private void bind(PodInfo info, String node) {
         String key = info.key();
-        assumed.remove(key);
-        assumedOn.remove(key);
+        unassume(key);
         dirty.add(node);
         kube.bind(key, node);
         Pod pod = kube.pod(node, key);
@@ -221,11 +220,7 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
             }
             pods.add(info);
         }
-        assumedOn.forEach((key, on) -> {
-            if (on.equals(name)) {
-                pods.add(assumed.get(key));
-            }
-        });
+        pods.addAll(assumedByNode.getOrDefault(name, Map.of()).values());
         pods.sort(java.util.Comparator.comparing(PodInfo::key));
         try {
             return Snapshots.node(node, pods, kube.metric(name), null, "Node " + name + ": ", was);
@@ -238,18 +233,30 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
 
     @Override
     public void assume(PodInfo pod, String node) {
-        assumed.put(pod.key(), pod.withPlacedAt(clock.instant()));
         assumedOn.put(pod.key(), node);
+        assumedByNode.computeIfAbsent(node, n -> new HashMap<>()).put(pod.key(), pod.withPlacedAt(clock.instant()));
         dirty.add(node);
     }
 
     @Override
     public void forget(PodInfo pod) {
-        String node = assumedOn.remove(pod.key());
-        assumed.remove(pod.key());
+        String node = unassume(pod.key());
         if (node != null) {
             dirty.add(node);
         }
+    }
+
+    /** The pod is no longer assumed; returns the node it was assumed onto (null: none). */
+    private String unassume(String key) {
+        String node = assumedOn.remove(key);
+        if (node != null) {
+            Map<String, PodInfo> on = assumedByNode.get(node);
+            on.remove(key);
+            if (on.isEmpty()) {
+                assumedByNode.remove(node);
+            }
+        }
+        return node;
     }
 
     // The plugins' handle
@@ -271,7 +278,7 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
 
     @Override
     public boolean assumed(String podKey) {
-        return assumed.containsKey(podKey);
+        return assumedOn.containsKey(podKey);
     }
 
     @Override
