@@ -6,7 +6,7 @@ package io.colocation.scheduler.framework;
  * uses the screen only when this filter is the profile's first, so a node it rejects has exactly that first rejection.
  */
 public interface ColumnFilter extends FilterPlugin {
-    /** The pod's screen for one search. */
+    /** The pod's screen for one search; null when this pod is to be judged from the nodes. */
     Screen screen(PodInfo pod);
 
     /** Judges nodes for one pod; not thread-safe (one search). */

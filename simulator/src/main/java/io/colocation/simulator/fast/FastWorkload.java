@@ -1,5 +1,6 @@
 package io.colocation.simulator.fast;
 
+import io.colocation.simulator.measure.Durations;
 import io.colocation.simulator.measure.KubernetesTasks;
 import io.colocation.simulator.model.host.BatchTask;
 import io.colocation.simulator.model.kube.BatchPodRuntime;
@@ -7,9 +8,7 @@ import io.colocation.simulator.model.workload.BatchWorkload;
 import io.colocation.simulator.model.workload.WorkloadModel;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,7 +26,7 @@ final class FastWorkload implements KubernetesTasks {
     private final int yarnBacklog;
     /** Pods created and not running yet: since when (simulated ms) and their batch-cpu (milli). */
     private final Map<String, long[]> waiting = new LinkedHashMap<>();
-    private final List<Long> queueing = new ArrayList<>();
+    private final Durations queueing = new Durations();
     private long names;
     private long uids;
     private long submitted;
@@ -133,7 +132,7 @@ final class FastWorkload implements KubernetesTasks {
     }
 
     @Override
-    public List<Long> queueingMillis() {
-        return new ArrayList<>(queueing);
+    public Durations queueingMillis() {
+        return queueing;
     }
 }

@@ -1,7 +1,5 @@
 package io.colocation.simulator.measure;
 
-import java.util.List;
-
 /** What happened to the Kubernetes batch pods of a run, whichever engine ran them. */
 public interface KubernetesTasks {
     long submitted();
@@ -13,5 +11,5 @@ public interface KubernetesTasks {
     long oomKilled();
 
     /** From creation to running, in simulated ms. */
-    List<Long> queueingMillis();
+    Durations queueingMillis();
 }

@@ -4,8 +4,6 @@ import io.colocation.api.KoordinatorKeys;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PublishLag {
     private final Map<String, Long> reportedAt = new ConcurrentHashMap<>();
-    private final List<Long> lagsMillis = new ArrayList<>();
+    private final Durations lagsMillis = new Durations();
     private final java.util.function.LongSupplier millis;
 
     /** On wall time. */
@@ -38,17 +36,12 @@ public final class PublishLag {
     public void published(String node) {
         Long at = reportedAt.remove(node);
         if (at != null) {
-            long lag = millis.getAsLong() - at;
-            synchronized (lagsMillis) {
-                lagsMillis.add(lag);
-            }
+            lagsMillis.add(millis.getAsLong() - at);
         }
     }
 
-    public List<Long> lagsMillis() {
-        synchronized (lagsMillis) {
-            return new ArrayList<>(lagsMillis);
-        }
+    public Durations lagsMillis() {
+        return lagsMillis;
     }
 
     /** Watches the nodes' origin annotation: each change is a publication of the node's Batch. Closing stops the watch. */

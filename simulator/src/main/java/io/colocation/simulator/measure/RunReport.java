@@ -48,7 +48,7 @@ public final class RunReport {
      * @param simulation the engine's own counters, as the report's {@code simulation} section states them
      */
     public record EngineRun(String engine, Map<String, Object> delays, KubernetesTasks kubernetes, YarnCounters yarn,
-            Map<String, Long> evictions, List<Long> publishLagsMillis, double schedulerAttemptP99Millis,
+            Map<String, Long> evictions, Durations publishLagsMillis, double schedulerAttemptP99Millis,
             List<ProcessMonitor.Figures> processes, ApiServerRequests.Counts requests, Map<String, Long> simulation, double wallSeconds,
             double dayWallSeconds) {
     }
@@ -137,9 +137,9 @@ public final class RunReport {
         kt.put("completed", workload == null ? 0 : workload.completed());
         kt.put("evicted", workload == null ? 0 : workload.evicted());
         kt.put("oomKilled", workload == null ? 0 : workload.oomKilled());
-        List<Long> kq = workload == null ? List.of() : workload.queueingMillis();
-        kt.put("queueingP50Seconds", round(percentileLong(kq, 50) / 1000.0, 1));
-        kt.put("queueingP99Seconds", round(percentileLong(kq, 99) / 1000.0, 1));
+        Durations kq = workload == null ? new Durations() : workload.queueingMillis();
+        kt.put("queueingP50Seconds", round(kq.percentile(50) / 1000.0, 1));
+        kt.put("queueingP99Seconds", round(kq.percentile(99) / 1000.0, 1));
         ObjectNode yt = tasks.putObject("yarn");
         yt.put("submitted", yc == null ? 0 : yc.submitted());
         yt.put("completed", yc == null ? 0 : yc.completed());
@@ -150,9 +150,9 @@ public final class RunReport {
         yt.put("applicationsSubmitted", yc == null ? 0 : yc.applicationsSubmitted());
         yt.put("applicationsFinished", yc == null ? 0 : yc.applicationsFinished());
         yt.put("applicationsFailed", yc == null ? 0 : yc.applicationsFailed());
-        List<Long> yq = yc == null ? List.of() : yc.queueingMillis();
-        yt.put("queueingP50Seconds", round(percentileLong(yq, 50) / 1000.0, 1));
-        yt.put("queueingP99Seconds", round(percentileLong(yq, 99) / 1000.0, 1));
+        Durations yq = yc == null ? new Durations() : yc.queueingMillis();
+        yt.put("queueingP50Seconds", round(yq.percentile(50) / 1000.0, 1));
+        yt.put("queueingP99Seconds", round(yq.percentile(99) / 1000.0, 1));
 
         Map<String, Long> evictions = new TreeMap<>(run.evictions());
         ObjectNode ev = root.putObject("evictionsByRouteStrategyOutcome");
@@ -178,10 +178,10 @@ public final class RunReport {
         sides.put("kubernetesShareOfDemandPercent", round(100 * kPending / Math.max(1e-9, kPending + yPending), 1));
         sides.put("kubernetesPendingMeanCores", round(kPending / n, 1));
         sides.put("yarnPendingMeanCores", round(yPending / n, 1));
-        List<Long> lags = run.publishLagsMillis();
-        root.put("publishLagP50Millis", percentileLong(lags, 50));
-        root.put("publishLagP99Millis", percentileLong(lags, 99));
-        root.put("publishLagMaxMillis", lags.isEmpty() ? 0 : Collections.max(lags));
+        Durations lags = run.publishLagsMillis();
+        root.put("publishLagP50Millis", lags.percentile(50));
+        root.put("publishLagP99Millis", lags.percentile(99));
+        root.put("publishLagMaxMillis", lags.max());
         root.put("schedulerAttemptP99Millis", round(run.schedulerAttemptP99Millis(), 1));
         controlPlane(root.putObject("controlPlane"), run.requests(), run.processes(), o.nodes(), o.hours(),
                 run.simulation().get("zooKeeperWrites"));
@@ -375,16 +375,6 @@ public final class RunReport {
             return 0;
         }
         List<Double> sorted = new ArrayList<>(v);
-        Collections.sort(sorted);
-        int i = (int) Math.ceil(p / 100 * sorted.size()) - 1;
-        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
-    }
-
-    static long percentileLong(List<Long> v, double p) {
-        if (v.isEmpty()) {
-            return 0;
-        }
-        List<Long> sorted = new ArrayList<>(v);
         Collections.sort(sorted);
         int i = (int) Math.ceil(p / 100 * sorted.size()) - 1;
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));

@@ -1,7 +1,5 @@
 package io.colocation.simulator.measure;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,7 +20,7 @@ public final class YarnCounters {
     private final AtomicLong oomKilled = new AtomicLong();
     /** other failed attempts (exit status neither 0 nor PREEMPTED), run again */
     private final AtomicLong failed = new AtomicLong();
-    private final List<Long> queueingMillis = new ArrayList<>();
+    private final Durations queueingMillis = new Durations();
 
     public void applicationSubmitted(int tasks) {
         applicationsSubmitted.incrementAndGet();
@@ -58,12 +56,12 @@ public final class YarnCounters {
     }
 
     /** A task got its container {@code millis} after it asked for it. */
-    public synchronized void queued(long millis) {
+    public void queued(long millis) {
         queueingMillis.add(millis);
     }
 
-    public synchronized List<Long> queueingMillis() {
-        return new ArrayList<>(queueingMillis);
+    public Durations queueingMillis() {
+        return queueingMillis;
     }
 
     public long applicationsSubmitted() {

@@ -3,6 +3,7 @@ package io.colocation.simulator.model.workload;
 import io.colocation.api.KoordinatorKeys;
 import io.colocation.api.ResourceNames;
 import io.colocation.helpers.concurrent.Daemons;
+import io.colocation.simulator.measure.Durations;
 import io.colocation.simulator.measure.KubernetesTasks;
 import io.colocation.simulator.model.host.BatchTask;
 import io.colocation.simulator.model.kube.BatchPodRuntime;
@@ -61,7 +62,7 @@ public final class BatchWorkload implements BatchPodRuntime.PodEndings, Kubernet
     private final AtomicLong evicted = new AtomicLong();
     private final AtomicLong oomKilled = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
-    private final List<Long> queueing = new ArrayList<>();
+    private final Durations queueing = new Durations();
 
     /** @param yarn null: no YARN side (policy off) */
     public BatchWorkload(KubernetesClient client, Clock clock, WorkloadModel model, SimulatedYarn yarn, String schedulerName,
@@ -163,9 +164,7 @@ public final class BatchWorkload implements BatchPodRuntime.PodEndings, Kubernet
         if ("Running".equals(phase)) {
             Waiting w = waiting.remove(key);
             if (w != null) {
-                synchronized (queueing) {
-                    queueing.add(Math.max(0, clock.millis() - w.sinceMillis()));
-                }
+                queueing.add(Math.max(0, clock.millis() - w.sinceMillis()));
             }
         } else if ("Succeeded".equals(phase) && counted.putIfAbsent(pod.getMetadata().getUid(), true) == null) {
             completed.incrementAndGet();
@@ -238,10 +237,8 @@ public final class BatchWorkload implements BatchPodRuntime.PodEndings, Kubernet
     }
 
     @Override
-    public List<Long> queueingMillis() {
-        synchronized (queueing) {
-            return new ArrayList<>(queueing);
-        }
+    public Durations queueingMillis() {
+        return queueing;
     }
 
     @Override
