@@ -151,14 +151,19 @@ public final class NodeInfo {
     }
 
     private int indexOf(String resource) {
-        for (int i = 0; i < resources.length; i++) {
-            if (resources[i] == resource) {
+        return indexOf(resources, resource);
+    }
+
+    /** Where {@code name} is among interned {@code names}: by identity, else (a name not interned) by its characters; -1: absent. */
+    static int indexOf(String[] names, String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i] == name) {
                 return i;
             }
         }
-        for (int i = 0; i < resources.length; i++) {
-            if (resources[i].equals(resource)) {
-                return i; // a name that was not interned
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                return i;
             }
         }
         return -1;

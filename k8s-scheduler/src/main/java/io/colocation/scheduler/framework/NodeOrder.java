@@ -154,17 +154,7 @@ public final class NodeOrder {
 
         /** Where {@code resource} is among these columns; -1 when none of the chunk's nodes names it. */
         public int column(String resource) {
-            for (int k = 0; k < names.length; k++) {
-                if (names[k] == resource) {
-                    return k;
-                }
-            }
-            for (int k = 0; k < names.length; k++) {
-                if (names[k].equals(resource)) {
-                    return k; // a name that was not interned
-                }
-            }
-            return -1;
+            return NodeInfo.indexOf(names, resource);
         }
 
         /** As {@link NodeInfo#allocatable(String, long)}: the allocatable of the column's resource, {@code absent} when not listed. */
