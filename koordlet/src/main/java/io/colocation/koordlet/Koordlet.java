@@ -110,6 +110,14 @@ public final class Koordlet implements AutoCloseable {
         DRIVEN
     }
 
+    /** The metric cache as the agent keeps it: node and system for the retention, pods for the training window. */
+    public static MetricCache metricCache(KoordletConfig config) {
+        int interval = config.collect.intervalSeconds;
+        Duration training = KoordletConfig.duration(config.prediction.trainingInterval, "prediction.trainingInterval");
+        int itemWindow = (int) Math.min(config.collect.retentionSeconds, Math.max(600, training.getSeconds() + interval));
+        return new MetricCache(interval, config.collect.retentionSeconds, itemWindow);
+    }
+
     /**
      * @param view the node's pods, Node, NodeMetric and NodeSLO ({@link NodeWatches} on a host)
      * @param yarn the host's YARN containers; null when YARN is not measured
@@ -134,9 +142,7 @@ public final class Koordlet implements AutoCloseable {
         this.containerEvery = config.collect.containerIntervalSeconds / interval;
         this.trainingInterval = KoordletConfig.duration(config.prediction.trainingInterval, "prediction.trainingInterval");
         this.coldStart = KoordletConfig.duration(config.prediction.coldStartDuration, "prediction.coldStartDuration");
-        int itemWindow = (int) Math.min(config.collect.retentionSeconds,
-                Math.max(600, trainingInterval.getSeconds() + interval));
-        this.cache = new MetricCache(interval, config.collect.retentionSeconds, itemWindow);
+        this.cache = metricCache(config);
         this.watches = view;
         this.predictor = PeakPredictServer.of(config.prediction);
         this.reporter = sink;

@@ -8,15 +8,17 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The agent's memory of what it measured: a bounded series per thing (node, system, each pod, host application
- * and YARN container) and the last sample. Node and system keep the longest window (the aggregated
- * percentiles need 30 minutes by default); pods, host applications and YARN containers keep a shorter one
- * (the average window and the prediction's training window). Things not seen for their window are dropped.
- * Written by the collector, read by the reporter and the predictor.
+ * The agent's memory of what it measured: a bounded series per thing (node, system, YARN as a whole, each pod and
+ * host application) and the last sample. Node and system keep the longest window (the aggregated percentiles need 30
+ * minutes by default); pods and host applications keep a shorter one (the average window and the prediction's
+ * training window). Things not seen for their window are dropped. Written by the collector, read by the reporter and
+ * the predictor. A YARN container has no series: nothing reads one (the strategies take its usage from the last
+ * sample), and at 10 minutes a series costs about 14 KiB, so a host of 4,000 containers would need 56 MiB of the
+ * agent's 64 MiB heap (issue 64).
  */
 public final class MetricCache {
     /** {@code YARN} is the sum of all YARN containers (the {@code hadoop-yarn} host application). */
-    public enum Kind { NODE, SYSTEM, YARN, POD, HOST_APP, YARN_CONTAINER }
+    public enum Kind { NODE, SYSTEM, YARN, POD, HOST_APP }
 
     public static final String NODE_ID = "";
 
@@ -46,9 +48,8 @@ public final class MetricCache {
         add(Kind.YARN, NODE_ID, t, s.yarn());
         s.pods().forEach((uid, u) -> add(Kind.POD, uid, t, u));
         s.hostApps().forEach((name, u) -> add(Kind.HOST_APP, name, t, u));
-        s.yarnContainers().forEach((id, u) -> add(Kind.YARN_CONTAINER, id, t, u));
         long horizon = t - itemCapacity * intervalMillis;
-        for (Kind k : new Kind[] {Kind.POD, Kind.HOST_APP, Kind.YARN_CONTAINER}) {
+        for (Kind k : new Kind[] {Kind.POD, Kind.HOST_APP}) {
             for (Iterator<Series> it = series.get(k).values().iterator(); it.hasNext(); ) {
                 if (it.next().lastTime() < horizon) {
                     it.remove();

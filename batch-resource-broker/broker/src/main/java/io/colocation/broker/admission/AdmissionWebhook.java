@@ -1,5 +1,6 @@
 package io.colocation.broker.admission;
 
+import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.colocation.api.InvalidInputException;
 import io.colocation.broker.nodeagent.ApiServerPods;
@@ -42,10 +43,11 @@ public final class AdmissionWebhook {
      * @param clientCaPem             PEM certificates that issue the API server's client certificate; null: none is asked
      * @param clientNames             the CNs a client certificate may carry (empty: any the CA issued)
      * @param maxConnectionsPerClient open connections one address may hold
+     * @param idleTimeout             how long a connection may stay idle before the webhook closes it
      */
     public record Settings(String bindHost, int port, Certificates certificates, Duration checkInterval, PodMutation.Gates gates,
             Duration startupTimeout, String clientCaPem, java.util.Set<String> clientNames, int maxConnectionsPerClient,
-            NodeAgent nodeAgent) {
+            Duration idleTimeout, NodeAgent nodeAgent) {
     }
 
     /**
@@ -122,7 +124,10 @@ public final class AdmissionWebhook {
             });
         }
         server = new WebhookServer(settings.bindHost(), settings.port(), keyStore, clientAuth, settings.maxConnectionsPerClient(),
-                reviewers);
+                settings.idleTimeout(), reviewers);
+        WebhookServer started = server;
+        metrics.gauge(MetricRegistry.name("colocation", "webhook", "connections-refused"), () -> (Gauge<Long>) started::refusedConnections);
+        metrics.gauge(MetricRegistry.name("colocation", "webhook", "connections-accepted"), () -> (Gauge<Long>) started::acceptedConnections);
         try {
             server.start();
         } catch (Exception e) {

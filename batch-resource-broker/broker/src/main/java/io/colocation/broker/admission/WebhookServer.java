@@ -61,8 +61,6 @@ final class WebhookServer {
     static final int MAX_BODY_BYTES = 8 << 20;
     /** From the request's headers to its last byte; the shipped webhooks' timeoutSeconds is 5. */
     static final Duration BODY_DEADLINE = Duration.ofSeconds(3);
-    /** Between two bytes of a connection, and how long an idle keep-alive connection stays open. */
-    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(10);
     static final int MAX_CONNECTIONS = 4096;
     /**
      * While {@link #stop} drains, how long a connection may stay idle: a client that goes on using it gets its answer
@@ -96,7 +94,8 @@ final class WebhookServer {
     private volatile boolean draining;
 
     /** @param reviewers by path ({@code /mutate-pod}, ...) */
-    WebhookServer(String host, int port, KeyStore keyStore, ClientAuth clientAuth, int maxConnectionsPerClient,
+    /** @param idleTimeout between two bytes of a connection, and how long an idle keep-alive connection stays open */
+    WebhookServer(String host, int port, KeyStore keyStore, ClientAuth clientAuth, int maxConnectionsPerClient, Duration idleTimeout,
             Map<String, Reviewer> reviewers) {
         this.reviewers = Map.copyOf(reviewers);
         this.clientAuth = clientAuth;
@@ -113,7 +112,7 @@ final class WebhookServer {
         }
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
-        http.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        http.setIdleTimeout(idleTimeout.toMillis());
         // Dispatched as soon as the headers are in (no thread is held: the body is read asynchronously), so the body's
         // deadline runs from there and a declared size is refused before a byte of body comes.
         http.setDelayDispatchUntilContent(false);
@@ -124,7 +123,7 @@ final class WebhookServer {
         connector = new ServerConnector(server, new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(http));
         connector.setHost(host);
         connector.setPort(port);
-        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        connector.setIdleTimeout(idleTimeout.toMillis());
         perClient = new ClientConnectionLimit(maxConnectionsPerClient);
         connector.addBean(perClient);
         server.addConnector(connector);
@@ -345,6 +344,16 @@ final class WebhookServer {
     /** Connections closed at once because their address held too many. */
     long refusedConnections() {
         return perClient.refused();
+    }
+
+    /** Network connections accepted since the start. */
+    long acceptedConnections() {
+        return perClient.accepted();
+    }
+
+    /** Connections open now from {@code client}, as the per-address limit counts them. */
+    int openConnections(java.net.InetAddress client) {
+        return perClient.open(client);
     }
 
     /** New TLS connections use this certificate from now on. */

@@ -26,6 +26,9 @@ final class AdmissionWebhooks {
         } catch (InvalidInputException e) {
             throw new IllegalArgumentException("webhook.featureGates: " + e.getMessage());
         }
+        if (w.idleTimeout.toMilliseconds() < 100) {
+            throw new IllegalArgumentException("webhook.idleTimeout (" + w.idleTimeout + ") must be at least 100ms");
+        }
         if (w.renewBefore.toSeconds() >= w.validity.toSeconds()) {
             throw new IllegalArgumentException("webhook.renewBefore (" + w.renewBefore + ") must be shorter than webhook.validity ("
                     + w.validity + ")");
@@ -48,7 +51,7 @@ final class AdmissionWebhooks {
                 ? new AdmissionWebhook.NodeAgent(serviceAccounts(config.nodeAgent), releaseProof(config, kubernetes)) : null;
         return new AdmissionWebhook(kubernetes, new AdmissionWebhook.Settings(w.bindHost, w.port, certificates,
                 duration(w.checkInterval), gates, Duration.ofSeconds(config.kubernetes.startupTimeoutSeconds), clientCa,
-                Set.copyOf(w.clientAuth.names), w.maxConnectionsPerClient, nodeAgent), metrics);
+                Set.copyOf(w.clientAuth.names), w.maxConnectionsPerClient, duration(w.idleTimeout), nodeAgent), metrics);
     }
 
     /** nodeAgent.serviceAccounts, each {@code namespace:name}. */

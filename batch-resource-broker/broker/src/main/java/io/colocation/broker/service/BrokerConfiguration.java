@@ -247,6 +247,10 @@ public class BrokerConfiguration extends Configuration {
         @Max(65_535)
         @JsonProperty
         public int maxConnectionsPerClient = 64;
+        /** How long a connection may stay idle (and a request wait between two bytes) before the webhook closes it. */
+        @NotNull
+        @JsonProperty
+        public io.dropwizard.util.Duration idleTimeout = io.dropwizard.util.Duration.seconds(10);
         /** The API server's client certificate, asked for when caFile is set (docs/webhook.md#client-authentication). */
         @NotNull
         @Valid

@@ -101,12 +101,17 @@ class AdmissionHardeningTest {
     }
 
     static AdmissionWebhook webhook(KubernetesClient client, String mutating, String validating, WebhookClientIdentity clientAuth) {
+        return webhook(client, mutating, validating, clientAuth, 64, Duration.ofSeconds(10), new MetricRegistry());
+    }
+
+    static AdmissionWebhook webhook(KubernetesClient client, String mutating, String validating, WebhookClientIdentity clientAuth,
+            int perClient, Duration idleTimeout, MetricRegistry metrics) {
         AdmissionWebhook w = new AdmissionWebhook(client, new AdmissionWebhook.Settings("127.0.0.1", 0,
                 new AdmissionWebhook.Certificates(true, SECRETS, mutating + "-tls", List.of("127.0.0.1"), mutating, validating,
                         Duration.ofDays(1), Duration.ofHours(12), Duration.ofHours(1)),
                 Duration.ofSeconds(1), PodMutation.Gates.DEFAULTS, Duration.ofSeconds(30),
                 clientAuth == null ? null : clientAuth.caPem(), clientAuth == null ? Set.of() : Set.of(WebhookClientIdentity.COMMON_NAME),
-                64, null), new MetricRegistry());
+                perClient, idleTimeout, null), metrics);
         w.start();
         return w;
     }
@@ -135,18 +140,18 @@ class AdmissionHardeningTest {
         return new WebhookClientConfig(null, null, "https://127.0.0.1:" + port + c.getService().getPath());
     }
 
-    private static void namespace(KubernetesClient client, String name, Map<String, String> labels) {
+    static void namespace(KubernetesClient client, String name, Map<String, String> labels) {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).addToLabels(labels).endMetadata().build())
                 .createOr(op -> op.update());
     }
 
-    private static GenericKubernetesResource profile(KubernetesClient client, String name, String spec) {
+    static GenericKubernetesResource profile(KubernetesClient client, String name, String spec) {
         return client.resource(client.getKubernetesSerialization().unmarshal("apiVersion: " + PROFILES
                 + "\nkind: ClusterColocationProfile\nmetadata: {name: " + name + "}\nspec: " + spec, GenericKubernetesResource.class))
                 .create();
     }
 
-    private static Pod pod(KubernetesClient client, String namespace, String name, int containers, String cpu) {
+    static Pod pod(KubernetesClient client, String namespace, String name, int containers, String cpu) {
         List<io.fabric8.kubernetes.api.model.Container> list = new ArrayList<>();
         for (int i = 0; i < containers; i++) {
             list.add(new ContainerBuilder().withName("c" + i).withImage("x").withNewResources()
@@ -156,7 +161,7 @@ class AdmissionHardeningTest {
                 .addToLabels("test", "hardening").endMetadata().withNewSpec().withContainers(list).endSpec().build()).create();
     }
 
-    private static boolean converted(Pod p) {
+    static boolean converted(Pod p) {
         return "BE".equals(p.getMetadata().getLabels().get("koordinator.sh/qosClass"))
                 && p.getSpec().getContainers().get(0).getResources().getRequests().containsKey("kubernetes.io/batch-cpu");
     }

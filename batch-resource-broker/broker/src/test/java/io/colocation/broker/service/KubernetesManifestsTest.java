@@ -200,7 +200,7 @@ class KubernetesManifestsTest {
                                     List.of("colocation-broker-webhook.koordinator-system.svc"), "colocation-pod-mutating",
                                     "colocation-validating", Duration.ofDays(3650), Duration.ofDays(365), Duration.ofDays(30)),
                             Duration.ofMinutes(1), io.colocation.broker.webhook.PodMutation.Gates.DEFAULTS, Duration.ofSeconds(30),
-                            null, java.util.Set.of(), 64, null),
+                            null, java.util.Set.of(), 64, Duration.ofSeconds(10), null),
                     new com.codahale.metrics.MetricRegistry());
             try {
                 webhook.start();

@@ -90,7 +90,7 @@ class NodeAgentRestrictionTest {
         webhook = new AdmissionWebhook(client, new AdmissionWebhook.Settings("127.0.0.1", 0,
                 new AdmissionWebhook.Certificates(true, NS, "node-agent-test-tls", List.of("127.0.0.1"), CONFIGURATION, "",
                         Duration.ofDays(1), Duration.ofHours(12), Duration.ofHours(1)),
-                Duration.ofSeconds(1), PodMutation.Gates.DEFAULTS, Duration.ofSeconds(30), null, Set.of(), 64,
+                Duration.ofSeconds(1), PodMutation.Gates.DEFAULTS, Duration.ofSeconds(30), null, Set.of(), 64, Duration.ofSeconds(10),
                 new AdmissionWebhook.NodeAgent(Set.of(NS + ":koordlet"), proof)), new MetricRegistry());
         webhook.start();
         MutatingWebhookConfiguration shipped = (MutatingWebhookConfiguration) AdmissionHardeningTest.shipped(client, webhook.port(),
