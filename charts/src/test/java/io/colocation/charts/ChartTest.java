@@ -139,4 +139,33 @@ class ChartTest {
                     .allMatch(o -> o.path("apiVersion").asText().equals(v.getValue())), v.getKey());
         }
     }
+
+    /**
+     * The node agent's evictions fail closed where the API server can tell whose they are before calling the webhook
+     * (matchConditions, 1.28 on), and open before, so that kubectl drain and the autoscaler never wait on the broker;
+     * its writes of YarnRelease and NodeMetric status, which only node agents make, fail closed on every version.
+     */
+    @Test
+    void theNodeAgentsWebhooksFailClosedWhereNobodyElseIsHeldUp() throws Exception {
+        for (Map.Entry<String, String> v : Map.of("1.20.2", "Ignore", "1.27.9", "Ignore", "1.28.0", "Fail", "1.35.0", "Fail").entrySet()) {
+            JsonNode configuration = Charts.objects(Charts.template().skipCrds().withKubeVersion(v.getKey()).call()).stream()
+                    .filter(o -> o.path("kind").asText().equals("MutatingWebhookConfiguration")).findFirst().orElseThrow();
+            JsonNode writes = null;
+            JsonNode evictions = null;
+            for (JsonNode w : configuration.path("webhooks")) {
+                if (w.path("name").asText().equals("mnode-agent.colocation.io")) {
+                    writes = w;
+                } else if (w.path("name").asText().equals("mnode-agent-eviction.colocation.io")) {
+                    evictions = w;
+                }
+            }
+            assertEquals("Fail", writes.path("failurePolicy").asText(), v.getKey());
+            assertEquals(v.getValue(), evictions.path("failurePolicy").asText(), v.getKey());
+            assertEquals(v.getValue().equals("Fail"), evictions.has("matchConditions"), v.getKey());
+            if (evictions.has("matchConditions")) {
+                assertEquals("request.userInfo.username == 'system:serviceaccount:koordinator-system:koordlet'",
+                        evictions.at("/matchConditions/0/expression").asText());
+            }
+        }
+    }
 }

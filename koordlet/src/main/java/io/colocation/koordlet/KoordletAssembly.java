@@ -89,7 +89,7 @@ public final class KoordletAssembly {
         }
         KubernetesClient client;
         try {
-            client = KubernetesClients.create(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
+            client = KubernetesClients.createForNodeAgent(config.kubernetes.kubeconfig, config.kubernetes.masterUrl);
         } catch (IOException | RuntimeException e) {
             throw new StartException("cannot configure the Kubernetes client: " + e.getMessage(), e);
         }

@@ -36,13 +36,18 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ColocationObjects {
     public static final String OWNER_LABEL = "colocation.io/test";
+    private static final String YARN_RELEASE_CRD = "colocation.io_yarnreleases.yaml";
 
     private ColocationObjects() {
     }
 
-    /** Installs a NodeMetric CRD (the one in conf/) and waits until the API server serves it. */
+    /**
+     * Installs the node agent's CRDs and waits until the API server serves them: the NodeMetric CRD (the one in conf/)
+     * and, from the same folder, the YarnRelease CRD (the koordlet's graceful YARN releases).
+     */
     public static void installNodeMetricCrd(KubernetesClient client, Path crdFile) throws IOException, InterruptedException {
         installCrd(client, crdFile, KoordinatorKeys.NODE_METRIC_API_VERSION, KoordinatorKeys.NODE_METRIC_KIND);
+        installCrd(client, crdFile.resolveSibling(YARN_RELEASE_CRD), "colocation.io/v1alpha1", "YarnRelease");
     }
 
     /** Installs a CRD from a file and waits until the API server serves {@code kind} of {@code apiVersion}. */

@@ -25,7 +25,7 @@ import java.util.Optional;
 /**
  * One host of the fast engine with its koordlet: the agent's own code (collector reading the host model, peak predictor,
  * NodeMetric report builder, QoS strategies writing the host's cgroups), its loops driven by the engine. The hosts of one
- * step run in parallel; what a step would send to the cluster (a report, an eviction, a yarn-release, a container kill, a
+ * step run in parallel; what a step would send to the cluster (a report, an eviction, a YarnRelease, a container kill, a
  * task that ended) waits in the host's outbox and is carried out after the step, host by host in order, so a run is the
  * same whatever the threads did.
  */
@@ -37,7 +37,8 @@ final class FastHost {
         /** Evicts a batch pod through the Eviction API; false when it is not on the node. */
         boolean evict(String node, String namespace, String name);
 
-        void annotate(String node, String key, String value);
+        /** Writes the node's YarnRelease (the koordlet's graceful route). */
+        void release(String node, YarnRelease release);
 
         void reported(String node, NodeMetric.Status status);
     }
@@ -88,7 +89,7 @@ final class FastHost {
 
             @Override
             public Optional<String> releaseYarn(YarnRelease release) {
-                outbox.add(() -> cluster.annotate(name, YarnRelease.ANNOTATION, release.toJson()));
+                outbox.add(() -> cluster.release(name, release));
                 return Optional.empty();
             }
         };

@@ -14,6 +14,8 @@ import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.NodeStrategyResolver;
 import io.colocation.model.config.SloConfigKey;
 import io.colocation.model.config.SloStrategies;
+import io.colocation.model.node.YarnRelease;
+import io.colocation.model.node.YarnReleaseResource;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeMetricSpecs;
 import io.colocation.model.slo.NodeSLO;
@@ -55,6 +57,7 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
     private final Map<String, List<Pod>> podLists = new ConcurrentHashMap<>();
     private final Map<String, Pod> unbound = new LinkedHashMap<>();
     private final Map<String, NodeMetric> metrics = new HashMap<>();
+    private final Map<String, YarnReleaseResource> releases = new ConcurrentHashMap<>();
     private final Map<String, ClusterView.ParsedMetric> parsed = new ConcurrentHashMap<>();
     private final Map<String, NodeSLO> slos = new HashMap<>();
     private final ColocationConfig colocation;
@@ -259,7 +262,19 @@ final class FastKubernetes implements ClusterInputs, KubernetesSide {
         nodeChanged(name);
     }
 
-    /** A merge patch of the Node's annotations (the koordlet's yarn-release). */
+    /** The koordlet's YarnRelease of the node, created or replaced (the simulated koordlets act as their own nodes). */
+    void writeRelease(String node, YarnRelease release) {
+        releases.put(node, YarnReleaseResource.of(node, release));
+        nodeChanged(node);
+        count("PUT yarnreleases", 1);
+    }
+
+    @Override
+    public Optional<YarnReleaseResource> yarnRelease(String nodeName) {
+        return Optional.ofNullable(releases.get(nodeName));
+    }
+
+    /** A merge patch of the Node's annotations. */
     void annotate(String name, String key, String value) {
         replace(name, new NodeBuilder(node(name)).editMetadata().addToAnnotations(key, value).endMetadata().build());
         count("PATCH nodes", 1);

@@ -18,6 +18,7 @@ import io.colocation.model.config.InvalidConfigException;
 import io.colocation.model.config.SloConfigKey;
 import io.colocation.model.config.SloConfigParser;
 import io.colocation.model.config.SloStrategies;
+import io.colocation.model.node.YarnRelease;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.simulator.RunProgress;
 import io.colocation.simulator.SimulateOptions;
@@ -167,8 +168,8 @@ public final class FastSimulation {
             }
 
             @Override
-            public void annotate(String node, String key, String value) {
-                kube.annotate(node, key, value);
+            public void release(String node, YarnRelease release) {
+                kube.writeRelease(node, release);
             }
 
             @Override

@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 /**
  * One simulated host with its koordlet: the agent's own code (its collector reading the host model, its peak predictor,
  * its NodeMetric reporter, its QoS strategies writing the host's cgroups and evicting through the Eviction API and the
- * {@code colocation.io/yarn-release} route, or killing through the NodeManager), its loops driven step by step on the
+ * YarnRelease route, or killing through the NodeManager), its loops driven step by step on the
  * simulated clock instead of by its own threads.
  */
 public final class HostAgent implements AutoCloseable {

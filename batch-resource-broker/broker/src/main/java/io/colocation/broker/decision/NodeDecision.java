@@ -1,6 +1,5 @@
 package io.colocation.broker.decision;
 
-import io.colocation.api.InvalidInputException;
 import io.colocation.broker.arbitration.ArbitrationSettings;
 import io.colocation.broker.arbitration.Decision;
 import io.colocation.broker.arbitration.GrantArbiter;
@@ -8,7 +7,6 @@ import io.colocation.broker.arbitration.SideState;
 import io.colocation.broker.calculation.DegradeRules;
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeReclaim;
-import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.model.Resources;
 import io.colocation.model.node.YarnRelease;
 import io.fabric8.kubernetes.api.model.Node;
@@ -99,7 +97,7 @@ public final class NodeDecision {
         Decision decision = drained ? GrantArbiter.drained(k, y)
                 : f.yarn() == null ? GrantArbiter.kubernetesOnly(origin, k) : GrantArbiter.decide(arbitration, origin, k, y, takeBack);
         if (f.yarn() != null && !drained) {
-            decision = heldByKoordlet(f.node(), decision, origin, y, pass.now(), pass.releaseProof(), explain);
+            decision = heldByKoordlet(f.release(), decision, origin, y, pass.now(), explain);
         }
         explain.add(decision.explanation());
         NodeWork.Basis basis = new NodeWork.Basis(outcome.strategy(), reclaim, origin, drained, outcome.capacity(), outcome.nodeUsage(),
@@ -139,29 +137,16 @@ public final class NodeDecision {
     }
 
     /**
-     * The koordlet's {@link YarnRelease} on the node, while it lasts, holds YARN's grant at its limit (a malformed one,
-     * or one without the node-agent webhook's stamp where a stamp is asked, is ignored and named in the node's
-     * explanation).
+     * The koordlet's {@link YarnRelease} of the node, while it lasts, holds YARN's grant at its limit (one the reader
+     * ignored, malformed or without the node-agent webhook's stamp, is named in the node's explanation).
      */
-    private static Decision heldByKoordlet(Node node, Decision decision, Resources origin, SideState yarn, Instant now,
-            ReleaseProof proof, List<String> explain) {
-        String json = annotation(node, YarnRelease.ANNOTATION);
-        if (json == null) {
-            return decision;
+    private static Decision heldByKoordlet(KoordletRelease asked, Decision decision, Resources origin, SideState yarn, Instant now,
+            List<String> explain) {
+        if (asked.ignored() != null) {
+            explain.add(asked.ignored());
         }
-        if (proof != null && !proof.verifies(node.getMetadata().getName(), json, annotation(node, ReleaseProof.ANNOTATION))) {
-            explain.add("ignored " + YarnRelease.ANNOTATION + ": it carries no " + ReleaseProof.ANNOTATION + " of the node-agent webhook,"
-                    + " so this node's own koordlet did not write it (nodeAgent.restricted)");
-            return decision;
-        }
-        YarnRelease release;
-        try {
-            release = YarnRelease.parse(json, "Node " + node.getMetadata().getName());
-        } catch (InvalidInputException e) {
-            explain.add("ignored " + e.getMessage());
-            return decision;
-        }
-        if (!release.activeAt(now)) {
+        YarnRelease release = asked.release();
+        if (release == null || !release.activeAt(now)) {
             return decision;
         }
         explain.add("YARN: the koordlet asks YARN down to " + release.limit().describe() + " until " + release.expires() + " ("

@@ -2,7 +2,6 @@ package io.colocation.broker.decision;
 
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeCalculationMemo;
-import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.model.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import java.time.Instant;
@@ -15,11 +14,12 @@ import java.time.Instant;
  * @param calculation   the node's calculation and the batch use of its pods; null when no colocation config is usable
  * @param nodeManager   the NodeManager on the node, or why none
  * @param yarn          what its YARN cluster says; null when the node has no NodeManager or its cluster is not configured
+ * @param release       what the node's koordlet asked of YARN (its YarnRelease, checked)
  * @param priorFault    the node's input fault as of the last pass, null when none
  * @param excessSince   since when the node's use has been above its origin, as of the last pass; null when it is not
  */
 public record NodeFacts(String name, Node node, NodeCalculation.Metric metric, NodeCalculationMemo.Facts calculation,
-        NodeManagerIdentity.Resolution nodeManager, YarnFacts yarn, InputFault priorFault, Instant excessSince, InForce inForce,
+        NodeManagerIdentity.Resolution nodeManager, YarnFacts yarn, KoordletRelease release, InputFault priorFault, Instant excessSince, InForce inForce,
         Pass pass) {
 
     /**
@@ -40,8 +40,7 @@ public record NodeFacts(String name, Node node, NodeCalculation.Metric metric, N
      * @param configError   why the latest slo-controller-config was refused (the previous one is used), null when it was not
      * @param kubernetesDemand Kubernetes' pending demand (pods whose request can be read)
      * @param apiServerUp   whether every informer is watching
-     * @param releaseProof  the stamp the koordlet's yarn-release must carry to be honoured; null: none is asked
      */
-    public record Pass(String configError, Resources kubernetesDemand, boolean apiServerUp, Instant now, ReleaseProof releaseProof) {
+    public record Pass(String configError, Resources kubernetesDemand, boolean apiServerUp, Instant now) {
     }
 }

@@ -1,6 +1,7 @@
 package io.colocation.broker.kube;
 
 import io.colocation.model.config.ColocationConfig;
+import io.colocation.model.node.YarnReleaseResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
@@ -21,6 +22,9 @@ public interface ClusterInputs {
 
     /** The node's NodeMetric, parsed, or empty when there is none. */
     Optional<ClusterView.ParsedMetric> nodeMetric(String nodeName);
+
+    /** The node agent's YarnRelease of the node, or empty when there is none (or YarnRelease is not served). */
+    Optional<YarnReleaseResource> yarnRelease(String nodeName);
 
     /** The colocation config in force (see {@link ClusterView#colocationConfig()}). */
     ColocationConfig colocationConfig();

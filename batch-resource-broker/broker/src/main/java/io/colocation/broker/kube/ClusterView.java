@@ -14,6 +14,7 @@ import io.colocation.kube.client.TrimmingItemStore;
 import io.colocation.model.slo.NodeMetric;
 import io.colocation.model.slo.NodeSLO;
 import io.colocation.model.config.ColocationConfig;
+import io.colocation.model.node.YarnReleaseResource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -56,6 +57,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
     private DecodingInformer<NodeMetric> nodeMetrics;
     private SharedIndexInformer<ConfigMap> sloConfig;
     private DecodingInformer<NodeSLO> nodeSlos;
+    private DecodingInformer<YarnReleaseResource> yarnReleases;
     private final Map<String, ParsedMetric> parsedMetrics = new ConcurrentHashMap<>();
     private final java.util.Set<String> changedNodes = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicBoolean everythingChanged = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -89,7 +91,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
     public void start(Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean nodeSloServed = preflight(timeout);
-        startInformers(timeout, deadline, nodeSloServed);
+        startInformers(timeout, deadline, nodeSloServed, yarnReleaseServed(timeout));
     }
 
     /**
@@ -138,7 +140,32 @@ public final class ClusterView implements ClusterInputs, Closeable {
         return nodeSloServed;
     }
 
-    private void startInformers(Duration timeout, long deadline, boolean nodeSloServed) throws TimeoutException, InterruptedException {
+    /** Whether the API server serves YarnRelease; when not, the koordlets' graceful YARN releases are not read (warned). */
+    private boolean yarnReleaseServed(Duration timeout) {
+        java.util.concurrent.CompletableFuture<Boolean> check = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            io.fabric8.kubernetes.api.model.APIResourceList resources = client.getApiResources(YarnReleaseResource.API_VERSION);
+            return resources != null && resources.getResources().stream().anyMatch(r -> YarnReleaseResource.KIND.equals(r.getKind()));
+        });
+        boolean served;
+        try {
+            served = check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            served = false;
+        } catch (ExecutionException | TimeoutException e) {
+            check.cancel(true);
+            served = false;
+        }
+        if (!served) {
+            LOG.warn("the Kubernetes API server {} does not serve {} ({}): the koordlets' graceful YARN releases are not read until the"
+                    + " CRD is installed (kubectl apply -f conf/kubernetes/crds/colocation.io_yarnreleases.yaml) and the broker restarted",
+                    client.getMasterUrl(), YarnReleaseResource.KIND, YarnReleaseResource.API_VERSION);
+        }
+        return served;
+    }
+
+    private void startInformers(Duration timeout, long deadline, boolean nodeSloServed, boolean yarnReleaseServed)
+            throws TimeoutException, InterruptedException {
         ResourceEventHandler<Object> wake = new ResourceEventHandler<>() {
             @Override
             public void onAdd(Object obj) {
@@ -185,6 +212,12 @@ public final class ClusterView implements ClusterInputs, Closeable {
                 sloObjectChanged("NodeSLO/" + name, now);
             });
         }
+        if (yarnReleaseServed) {
+            yarnReleases = DecodingInformer.all(client, YarnReleaseResource.class).addListener((name, now) -> {
+                changedNodes.add(name);
+                onChange.run();
+            });
+        }
         for (SharedIndexInformer<?> informer : List.of(nodes, pods, sloConfig)) {
             @SuppressWarnings("unchecked")
             SharedIndexInformer<Object> i = (SharedIndexInformer<Object>) informer;
@@ -220,6 +253,9 @@ public final class ClusterView implements ClusterInputs, Closeable {
                 sloConfig::start, sloConfig::isWatching, sloConfig::close));
         if (nodeSlos != null) {
             out.add(new Watch("nodeslos", "NodeSLOs", nodeSlos::start, nodeSlos::isWatching, nodeSlos::close));
+        }
+        if (yarnReleases != null) {
+            out.add(new Watch("yarnreleases", "YarnReleases", yarnReleases::start, yarnReleases::isWatching, yarnReleases::close));
         }
         return out;
     }
@@ -330,6 +366,11 @@ public final class ClusterView implements ClusterInputs, Closeable {
         }
         parsedMetrics.put(nodeName, parsed);
         return Optional.of(parsed);
+    }
+
+    @Override
+    public Optional<YarnReleaseResource> yarnRelease(String nodeName) {
+        return yarnReleases == null ? Optional.empty() : yarnReleases.get(nodeName).map(DecodingInformer.Decoded::value);
     }
 
     /**

@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.colocation.api.InvalidInputException;
 import io.colocation.broker.review.AdmissionEnvelope;
 import io.colocation.model.node.YarnRelease;
-import java.util.Iterator;
-import java.util.Objects;
+import io.colocation.model.node.YarnReleaseResource;
 import java.util.Optional;
 import java.util.Set;
 
@@ -19,11 +18,11 @@ import java.util.Set;
  * the request's {@code userInfo.extra}); a token without them (a legacy Secret token) is refused, since it says
  * nothing of a node. Then:
  * <ul>
- * <li>a Node: only its own, and only its {@code colocation.io/yarn-release} annotation may change (no label, taint,
- * cordon, drain or other annotation); the release is stamped with a {@link ReleaseProof}, which the broker requires;</li>
- * <li>Node status: never (the kubelet's and the broker's);</li>
- * <li>NodeMetric status: only its own node's;</li>
- * <li>an eviction: only of a pod bound to its node.</li>
+ * <li>its node's {@code YarnRelease} only, with a spec the broker can read; the release is stamped with a
+ * {@link ReleaseProof} (replacing any stamp the agent wrote), which the broker requires;</li>
+ * <li>NodeMetric status: only its own node's; a NodeMetric's spec never (the broker's);</li>
+ * <li>an eviction: only of a pod bound to its node;</li>
+ * <li>a Node: never (its RBAC has no right to, and the webhook is not asked for Nodes as shipped).</li>
  * </ul>
  * Every other requester is allowed unchanged: their rights are RBAC's. A pure function of the review and the pods it
  * looks up.
@@ -32,7 +31,6 @@ public final class NodeAgentReviews {
     static final String EXTRA_POD_NAME = "authentication.kubernetes.io/pod-name";
     static final String EXTRA_POD_UID = "authentication.kubernetes.io/pod-uid";
     private static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
-    private static final Set<String> IGNORED_METADATA = Set.of("resourceVersion", "managedFields", "generation");
 
     /** A pod as the restriction needs it: its uid and the node it is bound to (empty when not bound). */
     public record BoundPod(String uid, String nodeName) {
@@ -76,11 +74,12 @@ public final class NodeAgentReviews {
         }
         String node = own.get().nodeName();
         String name = request.path("name").asText("");
-        if (envelope.isFor("", "nodes", "")) {
-            return node(envelope, agent, node, name, request, proof);
+        if (envelope.isFor(YarnReleaseResource.GROUP, YarnReleaseResource.PLURAL, "")) {
+            return release(envelope, agent, node, name, request.path("object"), proof);
         }
-        if (envelope.isFor("", "nodes", "status")) {
-            return refuse(envelope, agent, "the node agent does not write Node status (its kubelet's and the broker's)");
+        if (envelope.isFor("", "nodes", "") || envelope.isFor("", "nodes", "status")) {
+            return refuse(envelope, agent, "the node agent does not write Nodes (its releases are YarnRelease objects, its reports"
+                    + " NodeMetric status)");
         }
         if (envelope.isFor("slo.koordinator.sh", "nodemetrics", "status")) {
             return name.equals(node) ? new Answer(envelope.allow(), agent, "allowed", "")
@@ -101,87 +100,25 @@ public final class NodeAgentReviews {
         return new Answer(envelope.allow(), agent, "allowed", "");
     }
 
-    /** Its own Node, its yarn-release annotation alone; a changed release is stamped, a removed one unstamped. */
-    private static Answer node(AdmissionEnvelope envelope, String agent, String node, String name, JsonNode request, ReleaseProof proof) {
+    /** Its own node's YarnRelease, readable, stamped for the broker (a stamp the agent wrote is replaced). */
+    private static Answer release(AdmissionEnvelope envelope, String agent, String node, String name, JsonNode object,
+            ReleaseProof proof) {
         if (!name.equals(node)) {
-            return refuse(envelope, agent, "the node agent on " + node + " may change Node " + node + " only, not " + name);
+            return refuse(envelope, agent, "the node agent on " + node + " may write YarnRelease " + node + " only, not " + name);
         }
-        if (!"UPDATE".equals(envelope.operation())) {
-            return refuse(envelope, agent, "the node agent may only annotate its Node, not " + envelope.operation().toLowerCase() + " it");
+        YarnRelease release;
+        try {
+            release = YarnRelease.parse(object.path("spec"), YarnReleaseResource.KIND + " " + node);
+        } catch (InvalidInputException e) {
+            return refuse(envelope, agent, e.getMessage());
         }
-        JsonNode before = request.path("oldObject");
-        JsonNode after = request.path("object");
-        String changed = changedBeyondRelease(before, after);
-        if (changed != null) {
-            return refuse(envelope, agent, "the node agent may change only the " + YarnRelease.ANNOTATION + " annotation of its Node;"
-                    + " this request changes " + changed);
-        }
-        String release = text(after.path("metadata").path("annotations").get(YarnRelease.ANNOTATION));
-        String stamp = text(after.path("metadata").path("annotations").get(ReleaseProof.ANNOTATION));
         ArrayNode patch = JsonNodeFactory.instance.arrayNode();
-        String path = "/metadata/annotations/" + ReleaseProof.ANNOTATION.replace("~", "~0").replace("/", "~1");
-        if (release != null) {
-            if (!after.path("metadata").path("annotations").isObject()) {
-                patch.addObject().put("op", "add").put("path", "/metadata/annotations").set("value", JsonNodeFactory.instance.objectNode());
-            }
-            patch.addObject().put("op", "add").put("path", path).put("value", proof.sign(node, release));
-        } else if (stamp != null) {
-            patch.addObject().put("op", "remove").put("path", path);
+        if (!object.path("metadata").path("annotations").isObject()) {
+            patch.addObject().put("op", "add").put("path", "/metadata/annotations").set("value", JsonNodeFactory.instance.objectNode());
         }
-        return new Answer(patch.isEmpty() ? envelope.allow() : envelope.allowPatched(patch), agent, "allowed",
-                release == null ? "" : "yarn-release stamped");
-    }
-
-    /** What differs between the two Nodes apart from the release, its stamp and the server's bookkeeping; null: nothing. */
-    private static String changedBeyondRelease(JsonNode before, JsonNode after) {
-        for (String field : new String[] {"spec", "status"}) {
-            if (!Objects.equals(before.get(field), after.get(field))) {
-                return field;
-            }
-        }
-        ObjectNode metaBefore = metadata(before);
-        ObjectNode metaAfter = metadata(after);
-        ObjectNode annotationsBefore = without((ObjectNode) metaBefore.remove("annotations"));
-        ObjectNode annotationsAfter = without((ObjectNode) metaAfter.remove("annotations"));
-        if (!metaBefore.equals(metaAfter)) {
-            for (Iterator<String> it = union(metaBefore, metaAfter); it.hasNext();) {
-                String f = it.next();
-                if (!Objects.equals(metaBefore.get(f), metaAfter.get(f))) {
-                    return "metadata." + f;
-                }
-            }
-        }
-        for (Iterator<String> it = union(annotationsBefore, annotationsAfter); it.hasNext();) {
-            String k = it.next();
-            if (!Objects.equals(annotationsBefore.get(k), annotationsAfter.get(k))) {
-                return "the annotation " + k;
-            }
-        }
-        return null;
-    }
-
-    private static ObjectNode metadata(JsonNode object) {
-        ObjectNode m = object.path("metadata").isObject() ? ((ObjectNode) object.get("metadata")).deepCopy()
-                : JsonNodeFactory.instance.objectNode();
-        m.remove(IGNORED_METADATA);
-        if (m.path("annotations").isNull()) {
-            m.remove("annotations");
-        }
-        return m;
-    }
-
-    private static ObjectNode without(ObjectNode annotations) {
-        ObjectNode a = annotations == null ? JsonNodeFactory.instance.objectNode() : annotations;
-        a.remove(YarnRelease.ANNOTATION);
-        a.remove(ReleaseProof.ANNOTATION);
-        return a;
-    }
-
-    private static Iterator<String> union(ObjectNode a, ObjectNode b) {
-        java.util.Set<String> keys = new java.util.TreeSet<>();
-        a.fieldNames().forEachRemaining(keys::add);
-        b.fieldNames().forEachRemaining(keys::add);
-        return keys.iterator();
+        patch.addObject().put("op", "add").put("path", "/metadata/annotations/" + YarnReleaseResource.PROOF_ANNOTATION.replace("/", "~1"))
+                .put("value", proof.sign(node, release));
+        return new Answer(envelope.allowPatched(patch), agent, "allowed", "yarn release stamped");
     }
 
     private static Answer refuse(AdmissionEnvelope envelope, String agent, String message) {
@@ -190,9 +127,5 @@ public final class NodeAgentReviews {
 
     private static String first(JsonNode values) {
         return values.isArray() && values.size() > 0 && values.get(0).isTextual() ? values.get(0).asText() : null;
-    }
-
-    private static String text(JsonNode value) {
-        return value == null || value.isNull() ? null : value.asText();
     }
 }

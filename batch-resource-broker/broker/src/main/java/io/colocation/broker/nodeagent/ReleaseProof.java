@@ -1,5 +1,7 @@
 package io.colocation.broker.nodeagent;
 
+import io.colocation.model.node.YarnRelease;
+import io.colocation.model.node.YarnReleaseResource;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -8,14 +10,14 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Who wrote a Node's {@code colocation.io/yarn-release}: the node-agent webhook, having checked that the writer is that
- * node's own koordlet, stamps the value with an HMAC under a key only the broker's replicas hold
- * ({@link #ANNOTATION}); the broker honours a release only with a stamp that verifies. A koordlet of another node, or
- * anyone else who may patch Nodes, can write the release but not the stamp, so a release written while the webhook
- * was not called (its failurePolicy is Ignore) is ignored too.
+ * Who wrote a node's {@link YarnRelease}: the node-agent webhook, having checked that the writer is that node's own
+ * koordlet, stamps the release with an HMAC under a key only the broker's replicas hold
+ * ({@link YarnReleaseResource#PROOF_ANNOTATION}); the broker honours a release only with a stamp that verifies. Anyone
+ * else who may write YarnReleases (an admin) can write a release, and a stamp of their own making, but not a stamp
+ * that verifies. The stamp is of the release's canonical text, so the API server's re-encoding of the object does not
+ * change it.
  */
 public final class ReleaseProof {
-    public static final String ANNOTATION = "colocation.io/yarn-release-proof";
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
@@ -28,20 +30,20 @@ public final class ReleaseProof {
     }
 
     /** The stamp of {@code release} on {@code node}. */
-    public String sign(String node, String release) {
+    public String sign(String node, YarnRelease release) {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(key);
             mac.update(node.getBytes(StandardCharsets.UTF_8));
             mac.update((byte) '\n');
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(release.getBytes(StandardCharsets.UTF_8)));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(release.canonical().getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(ALGORITHM + " is part of every JDK", e);
         }
     }
 
     /** Whether {@code proof} is the stamp of {@code release} on {@code node} (compared in constant time). */
-    public boolean verifies(String node, String release, String proof) {
+    public boolean verifies(String node, YarnRelease release, String proof) {
         return proof != null && MessageDigest.isEqual(sign(node, release).getBytes(StandardCharsets.US_ASCII),
                 proof.getBytes(StandardCharsets.US_ASCII));
     }

@@ -1,10 +1,12 @@
 package io.colocation.broker.reconcile;
 
+import io.colocation.api.InvalidInputException;
 import io.colocation.api.ResourceNames;
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeCalculationMemo;
 import io.colocation.broker.calculation.NodeStateReader;
 import io.colocation.broker.decision.InputFault;
+import io.colocation.broker.decision.KoordletRelease;
 import io.colocation.broker.decision.NodeFacts;
 import io.colocation.broker.decision.NodeManagerIdentity;
 import io.colocation.broker.decision.YarnFacts;
@@ -17,6 +19,8 @@ import io.colocation.broker.yarn.YarnSide;
 import io.colocation.broker.yarn.YarnUnits;
 import io.colocation.model.Resources;
 import io.colocation.model.config.ColocationConfig;
+import io.colocation.model.node.YarnRelease;
+import io.colocation.model.node.YarnReleaseResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
@@ -81,7 +85,7 @@ final class NodeFactsReader {
         private Pass(ColocationConfig config, String configError, Resources kubernetesDemand, NodeManagerIdentity.HostIndex known,
                 boolean apiServerUp, boolean leading, Instant now) {
             this.config = config;
-            this.shared = new NodeFacts.Pass(configError, kubernetesDemand, apiServerUp, now, releaseProof);
+            this.shared = new NodeFacts.Pass(configError, kubernetesDemand, apiServerUp, now);
             this.known = known;
             this.leading = leading;
         }
@@ -103,7 +107,8 @@ final class NodeFactsReader {
             String name = node.getMetadata().getName();
             if (config == null) {
                 Carried carried = carried(node);
-                return new NodeFacts(name, node, null, null, new NodeManagerIdentity.Resolution(null, null), null, prior, excessSince,
+                return new NodeFacts(name, node, null, null, new NodeManagerIdentity.Resolution(null, null), null, KoordletRelease.NONE,
+                        prior, excessSince,
                         new NodeFacts.InForce(carried.batch(), carried.mid(), null, null), shared);
             }
             List<Pod> pods = view.podsOn(name);
@@ -119,7 +124,9 @@ final class NodeFactsReader {
                     written != null ? written.mid() : calculation.publishedMid(),
                     yarnFacts == null ? null : remembered.yarnGrantFrom(yarnFacts, leading),
                     leading ? remembered.settlingFrom(System.nanoTime(), memory.settle()) : null);
-            return new NodeFacts(name, node, metric, calculation, nm, yarnFacts, prior, excessSince, inForce, shared);
+            return new NodeFacts(name, node, metric, calculation, nm, yarnFacts, yarnFacts == null ? KoordletRelease.NONE
+                    : release(view.yarnRelease(name), name, releaseProof),
+                    prior, excessSince, inForce, shared);
         }
 
         /** Batch and Mid the node carries as this replica knows them: what it wrote as leader, else the node's status. */
@@ -149,6 +156,28 @@ final class NodeFactsReader {
                         side.grant(nodeId).orElse(null)));
             }).orElse(null);
         }
+    }
+
+    /**
+     * The node's YarnRelease, parsed and, where a stamp is asked (nodeAgent.restricted), honoured only with the node-agent
+     * webhook's stamp for this node: trust is decided here, where the facts are read, and the decision takes the result.
+     */
+    static KoordletRelease release(Optional<YarnReleaseResource> written, String node, ReleaseProof releaseProof) {
+        if (written.isEmpty()) {
+            return KoordletRelease.NONE;
+        }
+        String where = YarnReleaseResource.KIND + " " + node;
+        YarnRelease release;
+        try {
+            release = YarnRelease.parse(written.get().getSpec(), where);
+        } catch (InvalidInputException e) {
+            return new KoordletRelease(null, "ignored " + e.getMessage());
+        }
+        if (releaseProof != null && !releaseProof.verifies(node, release, written.get().proof())) {
+            return new KoordletRelease(null, "ignored " + where + ": it carries no " + YarnReleaseResource.PROOF_ANNOTATION
+                    + " of the node-agent webhook for this node, so this node's own koordlet did not write it (nodeAgent.restricted)");
+        }
+        return new KoordletRelease(release, null);
     }
 
     /** The node's NodeMetric as the view read it. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.broker.arbitration.ArbitrationSettings;
-import io.colocation.broker.nodeagent.ReleaseProof;
 import io.colocation.broker.calculation.NodeCalculation;
 import io.colocation.broker.calculation.NodeCalculationMemo;
 import io.colocation.broker.calculation.NodeMetricState;
@@ -19,7 +18,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -56,8 +54,9 @@ class NodeDecisionTest {
                 new Resources(4000, 16 * GI), new Resources(4000, 16 * GI), List.of(), List.of(), null));
         NodeCalculation.Outcome outcome = NodeCalculation.calculate(config, node, List.of(), metric, NOW);
         NodeCalculationMemo.Facts calculation = new NodeCalculationMemo.Facts(outcome, Resources.ZERO, null, null, List.of());
-        return change.apply(new NodeFacts("n1", node, metric, calculation, new NodeManagerIdentity.Resolution(null, null), null, null, null,
-                new NodeFacts.InForce(null, null, null, null), new NodeFacts.Pass(null, Resources.ZERO, true, NOW, null)));
+        return change.apply(new NodeFacts("n1", node, metric, calculation, new NodeManagerIdentity.Resolution(null, null), null,
+                KoordletRelease.NONE, null, null, new NodeFacts.InForce(null, null, null, null), new NodeFacts.Pass(null, Resources.ZERO,
+                        true, NOW)));
     }
 
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm) {
@@ -66,7 +65,7 @@ class NodeDecisionTest {
 
     private static NodeFacts with(NodeFacts f, InputFault prior, YarnFacts yarn, Resources yarnGranted, NodeManagerIdentity.Resolution nm,
             java.time.Instant excessSince) {
-        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), nm, yarn, prior, excessSince,
+        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), nm, yarn, f.release(), prior, excessSince,
                 new NodeFacts.InForce(f.inForce().batch(), f.inForce().mid(), yarnGranted, f.inForce().batchSettlingFrom()), f.pass());
     }
 
@@ -86,13 +85,14 @@ class NodeDecisionTest {
     static Stream<Arguments> rules() {
         Node healthy = node(Map.of(), true);
         Node broken = node(Map.of(), false);
-        Map<String, String> release = new HashMap<>();
-        release.put(YarnRelease.ANNOTATION, new YarnRelease(new Resources(1000, GI), NOW.plusSeconds(60), "BECPUEvict", List.of()).toJson());
+        KoordletRelease release = new KoordletRelease(new YarnRelease(new Resources(1000, GI), NOW.plusSeconds(60), "BECPUEvict",
+                List.of()), null);
+        KoordletRelease ignored = new KoordletRelease(null, "ignored YarnRelease n1: it carries no colocation.io/yarn-release-proof");
         NodeManagerIdentity.Resolution withNm = new NodeManagerIdentity.Resolution(NM, null);
         return Stream.of(
                 row("no usable config: frozen, reported by the config's own check", facts(healthy, f -> new NodeFacts(f.name(), f.node(),
-                        null, null, f.nodeManager(), null, null, null, new NodeFacts.InForce(new Resources(1, 1), null, null, null),
-                        new NodeFacts.Pass("ConfigMap broken", f.pass().kubernetesDemand(), true, NOW, null))), w -> {
+                        null, null, f.nodeManager(), null, KoordletRelease.NONE, null, null, new NodeFacts.InForce(new Resources(1, 1), null,
+                                null, null), new NodeFacts.Pass("ConfigMap broken", f.pass().kubernetesDemand(), true, NOW))), w -> {
                             assertEquals("ConfigMap broken", w.frozen());
                             assertNull(w.handover().report());
                             assertEquals(new Resources(1, 1), w.currentBatch());
@@ -158,41 +158,24 @@ class NodeDecisionTest {
                 row("use back within origin: the excess clock stops", facts(healthy,
                         f -> with(f, null, yarn(new Resources(1000, GI)), new Resources(2000, 2 * GI), withNm,
                                 NOW.minus(Duration.ofMinutes(6)))), w -> assertNull(w.handover().excessSince())),
-                row("the koordlet's YarnRelease holds YARN at its limit", facts(node(release, true),
-                        f -> with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm)), w -> {
+                row("the koordlet's YarnRelease holds YARN at its limit", facts(healthy,
+                        f -> released(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm), release)),
+                        w -> {
                             Resources limit = new Resources(1000, GI);
                             assertEquals(w.decision().yarnPublish(), w.decision().yarnPublish().min(limit), w.decision().toString());
                             assertTrue(w.explain().stream().anyMatch(l -> l.contains("the koordlet asks YARN down")));
                         }),
-                row("a release without the node-agent webhook's stamp, where one is asked: ignored", facts(node(release, true),
-                        f -> proved(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm))), w -> {
+                row("a release the reader ignored: named, nothing held", facts(healthy,
+                        f -> released(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm), ignored)),
+                        w -> {
                             assertTrue(w.decision().yarnPublish().cpuMilli() > 1000, w.decision().toString());
-                            assertTrue(w.explain().stream().anyMatch(l -> l.startsWith("ignored colocation.io/yarn-release: it carries no")),
-                                    w.explain().toString());
-                        }),
-                row("a release stamped for this node: YARN held at its limit", facts(node(stamped(release, "n1"), true),
-                        f -> proved(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm))), w -> {
-                            assertEquals(w.decision().yarnPublish(), w.decision().yarnPublish().min(new Resources(1000, GI)));
-                            assertTrue(w.explain().stream().anyMatch(l -> l.contains("the koordlet asks YARN down")));
-                        }),
-                row("a release stamped for another node: ignored", facts(node(stamped(release, "n2"), true),
-                        f -> proved(with(f, null, yarn(new Resources(4000, 8 * GI)), new Resources(8000, 32 * GI), withNm))),
-                        w -> assertTrue(w.explain().stream().anyMatch(l -> l.startsWith("ignored colocation.io/yarn-release")))));
+                            assertTrue(w.explain().contains(ignored.ignored()), w.explain().toString());
+                        }));
     }
 
-    private static final ReleaseProof PROOF = new ReleaseProof(new byte[32]);
-
-    private static NodeFacts proved(NodeFacts f) {
-        NodeFacts.Pass p = f.pass();
-        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.nodeManager(), f.yarn(), f.priorFault(), f.excessSince(),
-                f.inForce(), new NodeFacts.Pass(p.configError(), p.kubernetesDemand(), p.apiServerUp(), p.now(), PROOF));
-    }
-
-    /** The annotations with the webhook's stamp of the release as written on {@code node}. */
-    private static Map<String, String> stamped(Map<String, String> annotations, String node) {
-        Map<String, String> out = new HashMap<>(annotations);
-        out.put(ReleaseProof.ANNOTATION, PROOF.sign(node, annotations.get(YarnRelease.ANNOTATION)));
-        return out;
+    private static NodeFacts released(NodeFacts f, KoordletRelease release) {
+        return new NodeFacts(f.name(), f.node(), f.metric(), f.calculation(), f.nodeManager(), f.yarn(), release, f.priorFault(),
+                f.excessSince(), f.inForce(), f.pass());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -7,6 +7,7 @@ import io.colocation.broker.kube.ClusterView;
 import io.colocation.model.Resources;
 import io.colocation.model.config.ColocationConfig;
 import io.colocation.model.config.ColocationConfigParser;
+import io.colocation.model.node.YarnReleaseResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -28,6 +29,7 @@ public final class FakeCluster implements ClusterInputs {
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, List<Pod>> pods = new HashMap<>();
     private final Map<String, ClusterView.ParsedMetric> metrics = new HashMap<>();
+    private final Map<String, YarnReleaseResource> releases = new HashMap<>();
     private ColocationConfig config;
     private final java.util.Set<String> changed = new java.util.HashSet<>();
     private boolean everything = true;
@@ -70,6 +72,17 @@ public final class FakeCluster implements ClusterInputs {
     public void unreadableMetric(String node, String why) {
         metrics.put(node, new ClusterView.ParsedMetric(next(), null, why));
         changed.add(node);
+    }
+
+    /** The node's YarnRelease as its koordlet writes it (the node changes for the next pass). */
+    public void release(String node, YarnReleaseResource release) {
+        releases.put(node, release);
+        changed.add(node);
+    }
+
+    @Override
+    public Optional<YarnReleaseResource> yarnRelease(String nodeName) {
+        return Optional.ofNullable(releases.get(nodeName));
     }
 
     public void annotate(String node, String key, String value) {

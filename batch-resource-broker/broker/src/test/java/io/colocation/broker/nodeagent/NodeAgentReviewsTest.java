@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.colocation.model.node.YarnRelease;
+import io.colocation.model.node.YarnReleaseResource;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.util.Base64;
 import java.util.Map;
@@ -28,15 +30,17 @@ class NodeAgentReviewsTest {
             "batch/be-a", new NodeAgentReviews.BoundPod("uid-1", "node-a"),
             "kube-system/dns-b", new NodeAgentReviews.BoundPod("uid-2", "node-b"));
     private static final NodeAgentReviews.Pods LOOKUP = (ns, name) -> Optional.ofNullable(PODS.get(ns + "/" + name));
-    private static final String NODE = "{\"metadata\": {\"name\": \"%s\", \"resourceVersion\": \"%s\", \"labels\": {\"zone\": \"a\"%s},"
-            + " \"annotations\": {\"node.koordinator.sh/raw-allocatable\": \"{}\"%s}}, \"spec\": {%s}}";
+    private static final String SPEC = "{\"limit\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"expires\": \"2026-11-23T10:00:40Z\"}";
 
-    private static String node(String name, String version, String label, String annotation, String spec) {
-        return NODE.formatted(name, version, label, annotation, spec);
+    /** A YarnRelease object named {@code name} with {@code spec} and the annotations {@code annotations} (JSON members). */
+    private static String release(String name, String spec, String annotations) {
+        return "{\"apiVersion\": \"colocation.io/v1alpha1\", \"kind\": \"YarnRelease\", \"metadata\": {\"name\": \"" + name + "\""
+                + (annotations == null ? "" : ", \"annotations\": {" + annotations + "}") + "}, \"spec\": " + spec + "}";
     }
 
-    private static final String BEFORE_A = node("node-a", "1", "", "", "");
-    private static final String RELEASE = ", \"colocation.io/yarn-release\": \"{\\\"limit\\\": {}}\"";
+    private static ObjectNode releaseWrite(String user, String op, String name, String object) throws Exception {
+        return review(user, "koordlet-a", "uid-a", "colocation.io", "yarnreleases", "", op, "", name, object, null);
+    }
 
     private static ObjectNode review(String user, String pod, String uid, String group, String resource, String sub, String op,
             String namespace, String name, String object, String old) throws Exception {
@@ -59,38 +63,31 @@ class NodeAgentReviewsTest {
         return review;
     }
 
-    private static ObjectNode nodeUpdate(String user, String name, String object, String old) throws Exception {
-        return review(user, "koordlet-a", "uid-a", "", "nodes", "", "UPDATE", "", name, object, old);
-    }
-
     static Stream<Arguments> requests() throws Exception {
         return Stream.of(
                 // name, review, allowed, fragment of the refusal
-                Arguments.of("another user changes any node", nodeUpdate("admin", "node-b", node("node-b", "2", ", \"x\": \"y\"", "", ""),
-                        node("node-b", "1", "", "", "")), true, ""),
-                Arguments.of("its own node's release", nodeUpdate(AGENT, "node-a", node("node-a", "2", "", RELEASE, ""), BEFORE_A), true, ""),
-                Arguments.of("another node's release", nodeUpdate(AGENT, "node-b", node("node-b", "2", "", RELEASE, ""),
-                        node("node-b", "1", "", "", "")), false, "may change Node node-a only, not node-b"),
-                Arguments.of("a label on its own node", nodeUpdate(AGENT, "node-a", node("node-a", "2", ", \"evil\": \"1\"", "", ""), BEFORE_A),
-                        false, "metadata.labels"),
-                Arguments.of("a taint on its own node", nodeUpdate(AGENT, "node-a", node("node-a", "2", "", "",
-                        "\"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\"}]"), BEFORE_A), false, "changes spec"),
-                Arguments.of("cordoning its own node", nodeUpdate(AGENT, "node-a", node("node-a", "2", "", "", "\"unschedulable\": true"),
-                        BEFORE_A), false, "changes spec"),
-                Arguments.of("draining its own node's Batch", nodeUpdate(AGENT, "node-a", node("node-a", "2", "",
-                        ", \"colocation.io/drain-batch\": \"true\"", ""), BEFORE_A), false, "the annotation colocation.io/drain-batch"),
-                Arguments.of("a stamp of its own", nodeUpdate(AGENT, "node-a", node("node-a", "2", "",
-                        RELEASE + ", \"colocation.io/yarn-release-proof\": \"forged\"", ""), BEFORE_A), true, ""),
-                Arguments.of("a legacy token, no pod named", review(AGENT, null, null, "", "nodes", "", "UPDATE", "", "node-a",
-                        node("node-a", "2", "", RELEASE, ""), BEFORE_A), false, "a token that names no pod"),
-                Arguments.of("a token of a pod that is gone", review(AGENT, "koordlet-x", "uid-x", "", "nodes", "", "UPDATE", "", "node-a",
-                        node("node-a", "2", "", RELEASE, ""), BEFORE_A), false, "is not a pod bound to a node"),
-                Arguments.of("a token of a pod not yet bound", review(AGENT, "koordlet-pending", "uid-p", "", "nodes", "", "UPDATE", "",
-                        "node-a", node("node-a", "2", "", RELEASE, ""), BEFORE_A), false, "is not a pod bound to a node"),
-                Arguments.of("a token whose uid is not the pod's", review(AGENT, "koordlet-a", "uid-old", "", "nodes", "", "UPDATE", "",
-                        "node-a", node("node-a", "2", "", RELEASE, ""), BEFORE_A), false, "is not a pod bound to a node"),
-                Arguments.of("Node status", review(AGENT, "koordlet-a", "uid-a", "", "nodes", "status", "UPDATE", "", "node-a",
-                        BEFORE_A, BEFORE_A), false, "does not write Node status"),
+                Arguments.of("another user writes any release", releaseWrite("admin", "UPDATE", "node-b", release("node-b", SPEC, null)),
+                        true, ""),
+                Arguments.of("its own node's release", releaseWrite(AGENT, "CREATE", "node-a", release("node-a", SPEC, null)), true, ""),
+                Arguments.of("its own node's release replaced", releaseWrite(AGENT, "UPDATE", "node-a", release("node-a", SPEC, null)), true,
+                        ""),
+                Arguments.of("another node's release", releaseWrite(AGENT, "CREATE", "node-b", release("node-b", SPEC, null)), false,
+                        "may write YarnRelease node-a only, not node-b"),
+                Arguments.of("a release the broker cannot read", releaseWrite(AGENT, "CREATE", "node-a", release("node-a",
+                        "{\"limit\": {\"cpu\": \"1\"}, \"expires\": \"2026-11-23T10:00:40Z\"}", null)), false,
+                        "YarnRelease node-a: spec: limit must give cpu and memory"),
+                Arguments.of("a stamp of its own", releaseWrite(AGENT, "CREATE", "node-a", release("node-a", SPEC,
+                        "\"colocation.io/yarn-release-proof\": \"forged\"")), true, ""),
+                Arguments.of("a legacy token, no pod named", review(AGENT, null, null, "colocation.io", "yarnreleases", "", "CREATE", "",
+                        "node-a", release("node-a", SPEC, null), null), false, "a token that names no pod"),
+                Arguments.of("a token of a pod that is gone", review(AGENT, "koordlet-x", "uid-x", "colocation.io", "yarnreleases", "", "CREATE",
+                        "", "node-a", release("node-a", SPEC, null), null), false, "is not a pod bound to a node"),
+                Arguments.of("a token of a pod not yet bound", review(AGENT, "koordlet-pending", "uid-p", "colocation.io", "yarnreleases", "",
+                        "CREATE", "", "node-a", release("node-a", SPEC, null), null), false, "is not a pod bound to a node"),
+                Arguments.of("a token whose uid is not the pod's", review(AGENT, "koordlet-a", "uid-old", "colocation.io", "yarnreleases", "",
+                        "CREATE", "", "node-a", release("node-a", SPEC, null), null), false, "is not a pod bound to a node"),
+                Arguments.of("its own Node, were the webhook asked for Nodes", review(AGENT, "koordlet-a", "uid-a", "", "nodes", "", "UPDATE",
+                        "", "node-a", "{}", "{}"), false, "does not write Nodes"),
                 Arguments.of("its own NodeMetric's status", review(AGENT, "koordlet-a", "uid-a", "slo.koordinator.sh", "nodemetrics", "status",
                         "UPDATE", "", "node-a", "{}", "{}"), true, ""),
                 Arguments.of("another NodeMetric's status", review(AGENT, "koordlet-a", "uid-a", "slo.koordinator.sh", "nodemetrics", "status",
@@ -116,24 +113,23 @@ class NodeAgentReviewsTest {
         }
     }
 
-    /** A release the node's own agent writes is stamped for that node; the stamp it brought itself is replaced. */
+    /** A release the node's own agent writes is stamped for that node; a stamp it brought itself is replaced. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("stamps")
     void itsOwnReleaseIsStamped(String name, String annotations) throws Exception {
-        ObjectNode review = nodeUpdate(AGENT, "node-a", node("node-a", "2", "", annotations, ""), BEFORE_A);
+        ObjectNode review = releaseWrite(AGENT, "CREATE", "node-a", release("node-a", SPEC, annotations));
         JsonNode response = NodeAgentReviews.answer(review, Set.of("koordinator-system:koordlet"), LOOKUP, PROOF).review().get("response");
         assertEquals("JSONPatch", response.get("patchType").asText());
         JsonNode patch = JSON.readTree(Base64.getDecoder().decode(response.get("patch").asText()));
         JsonNode stored = JsonPatch.apply(patch, review.get("request").get("object"));
-        JsonNode annotationsAfter = stored.get("metadata").get("annotations");
-        assertTrue(PROOF.verifies("node-a", annotationsAfter.get("colocation.io/yarn-release").asText(),
-                annotationsAfter.get(ReleaseProof.ANNOTATION).asText()));
-        assertFalse(PROOF.verifies("node-b", annotationsAfter.get("colocation.io/yarn-release").asText(),
-                annotationsAfter.get(ReleaseProof.ANNOTATION).asText()), "a stamp is for one node");
+        YarnRelease written = YarnRelease.parse(stored.get("spec"), "test");
+        String stamp = stored.get("metadata").get("annotations").get(YarnReleaseResource.PROOF_ANNOTATION).asText();
+        assertTrue(PROOF.verifies("node-a", written, stamp));
+        assertFalse(PROOF.verifies("node-b", written, stamp), "a stamp is for one node");
     }
 
     static Stream<Arguments> stamps() {
-        return Stream.of(Arguments.of("a new release", RELEASE),
-                Arguments.of("a release with a forged stamp", RELEASE + ", \"colocation.io/yarn-release-proof\": \"forged\""));
+        return Stream.of(Arguments.of("a new release", null), Arguments.of("with other annotations", "\"note\": \"x\""),
+                Arguments.of("a release with a forged stamp", "\"colocation.io/yarn-release-proof\": \"forged\""));
     }
 }

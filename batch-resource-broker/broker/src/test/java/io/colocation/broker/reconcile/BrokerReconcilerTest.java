@@ -20,6 +20,7 @@ import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.broker.yarn.Leadership;
 import io.colocation.model.Resources;
 import io.colocation.model.node.YarnRelease;
+import io.colocation.model.node.YarnReleaseResource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -179,8 +180,8 @@ class BrokerReconcilerTest {
         assertTrue(before >= 3, "YARN's grant covers its use: " + before);
         long kubernetesBefore = ledger("n1").kubernetesGrant().cpuMilli();
         Instant expires = Instant.now().plusSeconds(60);
-        cluster.annotate("n1", YarnRelease.ANNOTATION, new YarnRelease(new Resources(1000, 1L << 30), expires, "BECPUEvict: test",
-                List.of("container_1_0001_01_000002")).toJson());
+        cluster.release("n1", YarnReleaseResource.of("n1", new YarnRelease(new Resources(1000, 1L << 30), expires, "BECPUEvict: test",
+                List.of("container_1_0001_01_000002"))));
         passes(2);
         assertEquals(1, yarn.grant("h1:8041").orElseThrow().vcores(), "held at the koordlet's limit, below the 3 in use");
         assertEquals(1024, yarn.grant("h1:8041").orElseThrow().memoryMB());
@@ -188,15 +189,18 @@ class BrokerReconcilerTest {
         assertTrue(ledger("n1").explain().stream().anyMatch(l -> l.startsWith("YARN: the koordlet asks YARN down to 1000m/1024Mi until "
                 + expires + " (BECPUEvict: test; its victims container_1_0001_01_000002)")), ledger("n1").explain().toString());
 
-        cluster.annotate("n1", YarnRelease.ANNOTATION, new YarnRelease(new Resources(1000, 1L << 30), Instant.now().minusSeconds(1),
-                "BECPUEvict: test", List.of()).toJson());
+        cluster.release("n1", YarnReleaseResource.of("n1", new YarnRelease(new Resources(1000, 1L << 30), Instant.now().minusSeconds(1),
+                "BECPUEvict: test", List.of())));
         passes(3);
         assertEquals(before, yarn.grant("h1:8041").orElseThrow().vcores(), "an expired release holds nothing");
 
-        cluster.annotate("n1", YarnRelease.ANNOTATION, "{\"limit\": 3}");
+        YarnReleaseResource malformed = new YarnReleaseResource();
+        malformed.getMetadata().setName("n1");
+        malformed.setSpec(new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("limit", 3));
+        cluster.release("n1", malformed);
         passes(2);
         assertEquals(before, yarn.grant("h1:8041").orElseThrow().vcores());
-        assertTrue(ledger("n1").explain().contains("ignored Node n1: annotation colocation.io/yarn-release: limit must give cpu and memory"),
+        assertTrue(ledger("n1").explain().contains("ignored YarnRelease n1: spec: limit must give cpu and memory"),
                 ledger("n1").explain().toString());
     }
 

@@ -15,7 +15,7 @@ import io.colocation.localclusters.yarn.MiniYarn;
 import io.colocation.localclusters.zookeeper.LocalZooKeeper;
 import io.colocation.testsupport.zookeeper.ZooKeeperExtension;
 import io.colocation.broker.yarn.PluginYarnSideTest;
-import io.colocation.kube.client.NodeAnnotationPatch;
+import io.colocation.kube.client.YarnReleaseWriter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -128,9 +128,9 @@ class BrokerWithYarnTest {
             Resource held = Resources.subtract(node.getAllocatedResource(), victim.getAllocatedResource());
             io.colocation.model.Resources limit = new io.colocation.model.Resources(held.getVirtualCores() * 1000L,
                     held.getMemorySize() << 20);
-            // as the koordlet writes it: a merge patch of the one annotation (the broker writes the same Node meanwhile)
-            NodeAnnotationPatch.set(client, NODE, YarnRelease.ANNOTATION, new YarnRelease(limit, Instant.now().plusSeconds(120),
-                    "BECPUEvict: test", List.of(victim.getContainerId().toString())).toJson());
+            // as the koordlet writes it
+            YarnReleaseWriter.write(client, NODE, new YarnRelease(limit, Instant.now().plusSeconds(120), "BECPUEvict: test",
+                    List.of(victim.getContainerId().toString())));
 
             Await.until(Duration.ofSeconds(30), () -> capacityIs(yarn, held));
             assertTrue(b.ledger().get(NODE).orElseThrow().explain().stream().anyMatch(l -> l.startsWith("YARN: the koordlet asks YARN down to")),

@@ -476,6 +476,22 @@ class WebhookExplainCommandTest {
         assertTrue(java.time.Duration.ofNanos(System.nanoTime() - start).toSeconds() < 60, "it answers");
     }
 
+    /** The probe's 60 MB file took 126 s to refuse: a file larger than the cap is refused by its size, before a byte is read. */
+    @Test
+    void aFileOverTheCapIsRefusedByItsSize() throws Exception {
+        Path big = dir.resolve("big.yaml");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(60L << 20); // sparse: 60 MB that are never read
+        }
+        long start = System.nanoTime();
+        Run r = runArgs("-f", big.toString());
+        long millis = java.time.Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().startsWith("error: " + big + ": larger than 16 MiB, the most this command reads")
+                && r.err().contains("(the file has 62914560 bytes)"), r.err());
+        assertTrue(millis < 2_000, "refused at once: " + millis + " ms");
+    }
+
     static Stream<Arguments> usage() {
         return Stream.of(
                 Arguments.of(List.of("--draw", "100", "-f", "x"), "--draw"),

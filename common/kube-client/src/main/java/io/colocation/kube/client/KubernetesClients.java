@@ -19,6 +19,24 @@ public final class KubernetesClients {
      * @throws IOException when the named kubeconfig cannot be read (the message names the setting and the file)
      */
     public static KubernetesClient create(String kubeconfig, String masterUrl) throws IOException {
+        return new KubernetesClientBuilder().withConfig(config(kubeconfig, masterUrl)).build();
+    }
+
+    /**
+     * The node agent's client: as {@link #create}, but no request is retried. Its loops ask again on their next round,
+     * while fabric8 retries a 5xx ten times (about 20 s), which would hold the agent's QoS round through a broker outage,
+     * when the node-agent webhook, failing closed, answers its writes with 500.
+     */
+    public static KubernetesClient createForNodeAgent(String kubeconfig, String masterUrl) throws IOException {
+        return new KubernetesClientBuilder().withConfig(withoutRetries(config(kubeconfig, masterUrl))).build();
+    }
+
+    /** {@code config} with no request retried (the node agent's). */
+    public static Config withoutRetries(Config config) {
+        return new ConfigBuilder(config).withRequestRetryBackoffLimit(0).build();
+    }
+
+    private static Config config(String kubeconfig, String masterUrl) throws IOException {
         Config config;
         if (kubeconfig != null && !kubeconfig.isBlank()) {
             Path file = Path.of(kubeconfig);
@@ -32,6 +50,6 @@ public final class KubernetesClients {
         if (masterUrl != null && !masterUrl.isBlank()) {
             config = new ConfigBuilder(config).withMasterUrl(masterUrl).build();
         }
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return config;
     }
 }

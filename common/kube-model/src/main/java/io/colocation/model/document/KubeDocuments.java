@@ -95,6 +95,10 @@ public final class KubeDocuments {
                 if (Files.isDirectory(file)) {
                     throw new InvalidInputException(label + ": is a directory; give the files in it one by one (-f a.yaml -f b.yaml)");
                 }
+                if (Files.isRegularFile(file) && Files.size(file) > maxBytes) {
+                    // refused before a byte is read: parsing up to the cap first took minutes on a 60 MB file (issue 64)
+                    throw new InvalidInputException(tooLarge(label, maxBytes, hint) + " (the file has " + Files.size(file) + " bytes)");
+                }
                 // a FileInputStream reads pipes and character devices too (a channel stream fails with "Illegal seek")
                 raw = new java.io.FileInputStream(file.toFile());
             }
@@ -106,8 +110,8 @@ public final class KubeDocuments {
         } catch (java.nio.file.InvalidPathException | IOException e) {
             throw new InvalidInputException(label + ": cannot read: " + e.getMessage());
         }
-        try (BufferedInputStream in = new BufferedInputStream(new LimitedInputStream(raw, maxBytes, label + ": larger than "
-                + (maxBytes >> 20) + " MiB, the most this command reads; " + hint), 1 << 16)) {
+        try (BufferedInputStream in = new BufferedInputStream(new LimitedInputStream(raw, maxBytes, tooLarge(label, maxBytes, hint)),
+                1 << 16)) {
             boolean json = startsLikeJson(in);
             return parse(label, in, json);
         } catch (LimitedInputStream.TooLarge e) {
@@ -118,6 +122,10 @@ public final class KubeDocuments {
         } catch (IOException e) {
             throw new InvalidInputException(label + ": cannot read: " + e.getMessage());
         }
+    }
+
+    private static String tooLarge(String label, long maxBytes, String hint) {
+        return label + ": larger than " + (maxBytes >> 20) + " MiB, the most this command reads; " + hint;
     }
 
     private static List<Sourced> parse(String label, InputStream in, boolean json) throws InvalidInputException, IOException {

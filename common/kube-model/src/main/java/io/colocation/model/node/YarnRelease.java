@@ -13,17 +13,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The graceful route of a CPU eviction that chose YARN containers: the koordlet annotates its Node with
- * {@code colocation.io/yarn-release} and the broker holds YARN's grant on the node at most {@code limit} until
- * {@code expires}, so the ResourceManager plugin preempts the excess (exit status PREEMPTED, no task failure).
- * The koordlet writes it, the broker reads it; this class is the one format both use:
+ * The graceful route of a CPU eviction that chose YARN containers: the koordlet writes its node's
+ * {@link YarnReleaseResource} ({@code colocation.io/v1alpha1 YarnRelease}, named after the node) and the broker holds
+ * YARN's grant on the node at most {@code limit} until {@code expires}, so the ResourceManager plugin preempts the
+ * excess (exit status PREEMPTED, no task failure). The koordlet writes it, the broker reads it; this class is the one
+ * format of its spec both use:
  * <pre>{"limit": {"cpu": "1500m", "memory": "2147483648"}, "expires": "2026-11-23T10:00:40Z",
  *  "reason": "BECPUEvict: ...", "containers": ["container_..."]}</pre>
  * {@code limit} is absolute (YARN's allocation on the node minus what the victims hold, in the ledger's units:
- * 1000m per vcore, bytes), so a preemption that already happened is not asked for again.
+ * 1000m per vcore, bytes), so a preemption that already happened is not asked for again. The release is an object of
+ * the node agent's own, not an annotation of its Node, so the agent needs no right to change Nodes.
  */
 public record YarnRelease(Resources limit, Instant expires, String reason, List<String> containers) {
-    public static final String ANNOTATION = "colocation.io/yarn-release";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public YarnRelease {
@@ -35,7 +36,8 @@ public record YarnRelease(Resources limit, Instant expires, String reason, List<
         return now.isBefore(expires);
     }
 
-    public String toJson() {
+    /** The spec as the koordlet writes it. */
+    public ObjectNode toSpec() {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode l = root.putObject("limit");
         l.put("cpu", limit.cpuMilli() + "m");
@@ -44,31 +46,40 @@ public record YarnRelease(Resources limit, Instant expires, String reason, List<
         root.put("reason", reason);
         ArrayNode ids = root.putArray("containers");
         containers.forEach(ids::add);
-        return root.toString();
+        return root;
     }
 
     /**
-     * @param where names the Node, for errors
-     * @throws InvalidInputException naming the annotation and the field that is wrong
+     * One text for one release, whatever order or notation its spec was written in (what the node-agent webhook stamps
+     * and the broker verifies).
      */
-    public static YarnRelease parse(String json, String where) throws InvalidInputException {
-        String at = where + ": annotation " + ANNOTATION;
-        JsonNode root = NodeAnnotations.jsonObject(json, at, "with limit and expires");
-        JsonNode limitNode = root.get("limit");
+    public String canonical() {
+        return toSpec().toString();
+    }
+
+    /**
+     * @param where names the object, for errors
+     * @throws InvalidInputException naming the object and the field that is wrong
+     */
+    public static YarnRelease parse(JsonNode spec, String where) throws InvalidInputException {
+        String at = where + ": spec";
+        if (spec == null || !spec.isObject()) {
+            throw new InvalidInputException(at + " must be an object with limit and expires");
+        }
+        JsonNode limitNode = spec.get("limit");
         if (limitNode == null || !limitNode.has("cpu") || !limitNode.has("memory")) {
             throw new InvalidInputException(at + ": limit must give cpu and memory");
         }
         Resources limit = ResourceLists.cpuMemory(limitNode, at + " limit");
-        JsonNode expiresNode = root.get("expires");
+        JsonNode expiresNode = spec.get("expires");
         if (expiresNode == null || !expiresNode.isTextual()) {
             throw new InvalidInputException(at + ": expires must be an RFC 3339 time such as 2026-11-21T08:00:00Z");
         }
         Instant expires = KubeTime.parse(expiresNode.textValue(), at + ": expires");
         List<String> ids = new ArrayList<>();
-        JsonNode containers = root.path("containers");
-        for (JsonNode id : containers) {
+        for (JsonNode id : spec.path("containers")) {
             ids.add(id.asText());
         }
-        return new YarnRelease(limit, expires, root.path("reason").asText(""), ids);
+        return new YarnRelease(limit, expires, spec.path("reason").asText(""), ids);
     }
 }

@@ -2,8 +2,8 @@ package io.colocation.koordlet.qos.agent;
 
 import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.yarn.YarnContainers;
-import io.colocation.kube.client.NodeAnnotationPatch;
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.kube.client.YarnReleaseWriter;
 import io.colocation.model.node.YarnRelease;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Evicts for real: a pod through the Eviction API (policy/v1, falling back to v1beta1 before Kubernetes 1.22) with a
  * Warning Event on it; a YARN container under memory pressure is killed through the NodeManager's copilot at once;
- * YARN containers starving the BE tier of CPU leave gracefully: the Node gets the {@link YarnRelease} annotation, the
- * broker holds YARN's grant at its limit and the ResourceManager preempts (exit status PREEMPTED).
+ * YARN containers starving the BE tier of CPU leave gracefully: the node's {@link YarnRelease} object is written, the
+ * broker holds YARN's grant at its limit and the ResourceManager preempts (exit status PREEMPTED). The agent writes no
+ * Node: its only writes are its node's NodeMetric status, YarnRelease, Events and evictions.
  */
 public final class ClusterEvictions implements EvictionExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterEvictions.class);
@@ -71,11 +72,15 @@ public final class ClusterEvictions implements EvictionExecutor {
     @Override
     public Optional<String> releaseYarn(YarnRelease release) {
         try {
-            NodeAnnotationPatch.set(client, nodeName, YarnRelease.ANNOTATION, release.toJson());
+            YarnReleaseWriter.write(client, nodeName, release);
             return Optional.empty();
         } catch (KubernetesClientException e) {
-            return Optional.of("cannot annotate Node " + nodeName + " with " + YarnRelease.ANNOTATION + ": " + (e.getCode() == 403
-                    ? "forbidden (the koordlet's ClusterRole needs patch on nodes)" : e.getMessage()));
+            return Optional.of("cannot write YarnRelease " + nodeName + ": " + switch (e.getCode()) {
+                case 403 -> "forbidden (the koordlet's ClusterRole needs create and update on yarnreleases, and the node-agent webhook lets"
+                        + " a koordlet write its own node's only): " + e.getMessage();
+                case 404 -> "the API server does not serve YarnRelease (install conf/kubernetes/crds/colocation.io_yarnreleases.yaml)";
+                default -> e.getMessage();
+            });
         }
     }
 

@@ -7,6 +7,7 @@ import io.colocation.koordlet.qos.Victim;
 import io.colocation.kube.client.EventRecorder;
 import io.colocation.model.Resources;
 import io.colocation.model.node.YarnRelease;
+import io.colocation.model.node.YarnReleaseResource;
 import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.fabric8.kubernetes.api.model.Event;
@@ -64,20 +65,25 @@ class ClusterEvictionsOnApiServerTest {
                 .contains("no copilot"));
     }
 
-    /** The graceful route's release lands on the Node as the annotation the broker reads, and replaces an older one. */
+    /**
+     * The graceful route's release is the node's YarnRelease object the broker reads (no Node is written: the agent has
+     * no right to), and replaces an older one.
+     */
     @Test
-    void aYarnReleaseAnnotatesTheNodeForTheBroker(KubernetesClient client) throws Exception {
+    void aYarnReleaseIsTheNodesYarnReleaseObject(KubernetesClient client) throws Exception {
+        ColocationObjects.installNodeMetricCrd(client, java.nio.file.Path.of("../conf/kubernetes/crds/slo.koordinator.sh_nodemetrics.yaml"));
         ColocationObjects.node(client, "release-node", OWNER, 8, 32);
+        String nodeVersion = client.nodes().withName("release-node").get().getMetadata().getResourceVersion();
         ClusterEvictions evictions = new ClusterEvictions(client, null, null, "release-node");
         Instant expires = Instant.parse("2026-11-23T10:02:00Z");
         YarnRelease first = new YarnRelease(new Resources(3000, 1L << 30), expires, "BECPUEvict: x", List.of("container_1_0001_01_000002"));
         assertEquals(Optional.empty(), evictions.releaseYarn(first));
         YarnRelease second = new YarnRelease(new Resources(0, 0), expires.plusSeconds(30), "BECPUEvict: y", List.of("c3"));
         assertEquals(Optional.empty(), evictions.releaseYarn(second));
-        String annotation = client.nodes().withName("release-node").get().getMetadata().getAnnotations().get(YarnRelease.ANNOTATION);
-        assertEquals(second, YarnRelease.parse(annotation, "Node release-node"));
-        assertTrue(new ClusterEvictions(client, null, null, "no-such-node").releaseYarn(first).orElseThrow()
-                .startsWith("cannot annotate Node no-such-node with colocation.io/yarn-release: "));
+        YarnReleaseResource written = client.resources(YarnReleaseResource.class).withName("release-node").get();
+        assertEquals(second, YarnRelease.parse(written.getSpec(), "YarnRelease release-node"));
+        assertEquals(nodeVersion, client.nodes().withName("release-node").get().getMetadata().getResourceVersion(), "the Node is untouched");
+        client.resources(YarnReleaseResource.class).withName("release-node").delete();
         client.nodes().withName("release-node").delete();
     }
 }
