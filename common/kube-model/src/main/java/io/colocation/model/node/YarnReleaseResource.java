@@ -2,12 +2,10 @@ package io.colocation.model.node;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.colocation.model.TypedCustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
@@ -27,8 +25,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonDeserialize(using = JsonDeserializer.None.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"apiVersion", "kind", "metadata", "spec"})
-public final class YarnReleaseResource implements HasMetadata {
+public final class YarnReleaseResource extends TypedCustomResource {
     public static final String GROUP = "colocation.io";
     public static final String API_VERSION = GROUP + "/v1alpha1";
     public static final String KIND = "YarnRelease";
@@ -36,8 +33,11 @@ public final class YarnReleaseResource implements HasMetadata {
     /** The node-agent webhook's stamp of the release (an HMAC only the brokers can make). */
     public static final String PROOF_ANNOTATION = "colocation.io/yarn-release-proof";
 
-    private ObjectMeta metadata = new ObjectMeta();
     private ObjectNode spec;
+
+    public YarnReleaseResource() {
+        super(API_VERSION);
+    }
 
     /** The release of node {@code node}, as its koordlet writes it. */
     public static YarnReleaseResource of(String node, YarnRelease release) {
@@ -45,36 +45,6 @@ public final class YarnReleaseResource implements HasMetadata {
         r.getMetadata().setName(node);
         r.setSpec(release.toSpec());
         return r;
-    }
-
-    @Override
-    public ObjectMeta getMetadata() {
-        return metadata;
-    }
-
-    @Override
-    public void setMetadata(ObjectMeta metadata) {
-        this.metadata = metadata;
-    }
-
-    @Override
-    public String getApiVersion() {
-        return API_VERSION;
-    }
-
-    @Override
-    public void setApiVersion(String apiVersion) {
-        // the class decides the version
-    }
-
-    @Override
-    public String getKind() {
-        return KIND;
-    }
-
-    /** Read back by Jackson; the kind comes from the class. */
-    public void setKind(String kind) {
-        // the class decides the kind
     }
 
     public ObjectNode getSpec() {
@@ -87,6 +57,6 @@ public final class YarnReleaseResource implements HasMetadata {
 
     /** The stamp it carries, null when none. */
     public String proof() {
-        return metadata.getAnnotations() == null ? null : metadata.getAnnotations().get(PROOF_ANNOTATION);
+        return getMetadata().getAnnotations() == null ? null : getMetadata().getAnnotations().get(PROOF_ANNOTATION);
     }
 }
