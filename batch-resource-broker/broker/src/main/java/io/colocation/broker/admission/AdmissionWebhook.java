@@ -126,8 +126,10 @@ public final class AdmissionWebhook {
         server = new WebhookServer(settings.bindHost(), settings.port(), keyStore, clientAuth, settings.maxConnectionsPerClient(),
                 settings.idleTimeout(), reviewers);
         WebhookServer started = server;
-        metrics.gauge(MetricRegistry.name("colocation", "webhook", "connections-refused"), () -> (Gauge<Long>) started::refusedConnections);
-        metrics.gauge(MetricRegistry.name("colocation", "webhook", "connections-accepted"), () -> (Gauge<Long>) started::acceptedConnections);
+        metrics.gauge(MetricRegistry.name("colocation", "webhook", "connections-refused"),
+                () -> (Gauge<Long>) started::refusedConnections);
+        metrics.gauge(MetricRegistry.name("colocation", "webhook", "connections-accepted"),
+                () -> (Gauge<Long>) started::acceptedConnections);
         try {
             server.start();
         } catch (Exception e) {

@@ -19,8 +19,8 @@ import java.time.Instant;
  * @param excessSince   since when the node's use has been above its origin, as of the last pass; null when it is not
  */
 public record NodeFacts(String name, Node node, NodeCalculation.Metric metric, NodeCalculationMemo.Facts calculation,
-        NodeManagerIdentity.Resolution nodeManager, YarnFacts yarn, KoordletRelease release, InputFault priorFault, Instant excessSince, InForce inForce,
-        Pass pass) {
+        NodeManagerIdentity.Resolution nodeManager, YarnFacts yarn, KoordletRelease release, InputFault priorFault, Instant excessSince,
+        InForce inForce, Pass pass) {
 
     /**
      * The grants on the node as this replica knows them (its memory of what it published as leader, else the sides').

@@ -36,7 +36,8 @@ public final class ReleaseProof {
             mac.init(key);
             mac.update(node.getBytes(StandardCharsets.UTF_8));
             mac.update((byte) '\n');
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(release.canonical().getBytes(StandardCharsets.UTF_8)));
+            byte[] stamp = mac.doFinal(release.canonical().getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(stamp);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(ALGORITHM + " is part of every JDK", e);
         }
