@@ -1,0 +1,87 @@
+package io.colocation.quota;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.colocation.api.InvalidInputException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An {@code ElasticQuota} ({@code scheduling.sigs.k8s.io/v1alpha1}) read as Koordinator reads it
+ * (docs/koordinator-compatibility.md §15.1): {@code spec.min} and {@code spec.max}, the labels {@code parent} (empty:
+ * {@link QuotaTree#ROOT}), {@code is-parent} and {@code allow-lent-resource} (lends unless exactly {@code "false"}), and
+ * the annotations {@code shared-weight} (absent, not JSON or all zero: the max) and {@code namespaces}.
+ *
+ * @param sharedWeightNote why the {@code shared-weight} annotation was not used, null when it was or is absent
+ */
+public record ElasticQuotaSpec(String name, String namespace, String parent, boolean isParent, boolean allowLent, ResourceAmounts min,
+        ResourceAmounts max, ResourceAmounts sharedWeight, List<String> namespaces, String sharedWeightNote) {
+    public static final String API_VERSION = "scheduling.sigs.k8s.io/v1alpha1";
+    public static final String KIND = "ElasticQuota";
+    public static final String PREFIX = "quota.scheduling.koordinator.sh/";
+    public static final String LABEL_PARENT = PREFIX + "parent";
+    public static final String LABEL_IS_PARENT = PREFIX + "is-parent";
+    public static final String LABEL_ALLOW_LENT_RESOURCE = PREFIX + "allow-lent-resource";
+    public static final String ANNOTATION_SHARED_WEIGHT = PREFIX + "shared-weight";
+    public static final String ANNOTATION_NAMESPACES = PREFIX + "namespaces";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public ElasticQuotaSpec {
+        namespaces = List.copyOf(namespaces);
+    }
+
+    /** @throws InvalidInputException naming the quota and the field: no name, a quantity that is none, negative or absurd */
+    public static ElasticQuotaSpec read(JsonNode quota) throws InvalidInputException {
+        JsonNode meta = quota.path("metadata");
+        String name = meta.path("name").asText("");
+        if (name.isEmpty()) {
+            throw new InvalidInputException("an ElasticQuota without metadata.name");
+        }
+        String namespace = meta.path("namespace").asText("default");
+        String where = "ElasticQuota " + namespace + "/" + name;
+        ResourceAmounts min = QuotaUnits.read(quota.path("spec").get("min"), where + ": spec.min");
+        ResourceAmounts max = QuotaUnits.read(quota.path("spec").get("max"), where + ": spec.max");
+        JsonNode labels = meta.path("labels");
+        String parent = labels.path(LABEL_PARENT).asText("");
+        ResourceAmounts weight = max;
+        String note = null;
+        String weightJson = meta.path("annotations").path(ANNOTATION_SHARED_WEIGHT).asText("");
+        if (!weightJson.isEmpty()) {
+            try {
+                ResourceAmounts given = QuotaUnits.read(JSON.readTree(weightJson), where + ": annotation " + ANNOTATION_SHARED_WEIGHT);
+                if (given.asMap().values().stream().anyMatch(v -> v > 0)) {
+                    weight = given;
+                } else {
+                    note = ANNOTATION_SHARED_WEIGHT + " is all zero: the max is the shared weight";
+                }
+            } catch (InvalidInputException | com.fasterxml.jackson.core.JsonProcessingException e) {
+                note = ANNOTATION_SHARED_WEIGHT + " is not a JSON ResourceList (" + firstLine(e.getMessage())
+                        + "): the max is the shared weight, as Koordinator does";
+            }
+        }
+        List<String> namespaces = new ArrayList<>();
+        String nsJson = meta.path("annotations").path(ANNOTATION_NAMESPACES).asText("");
+        if (!nsJson.isEmpty()) {
+            try {
+                for (JsonNode n : JSON.readTree(nsJson)) {
+                    namespaces.add(n.asText());
+                }
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new InvalidInputException(where + ": annotation " + ANNOTATION_NAMESPACES + " is not a JSON list of namespaces ("
+                        + firstLine(e.getMessage()) + ")");
+            }
+        }
+        return new ElasticQuotaSpec(name, namespace, parent.isEmpty() ? QuotaTree.ROOT : parent,
+                "true".equals(labels.path(LABEL_IS_PARENT).asText("")), !"false".equals(labels.path(LABEL_ALLOW_LENT_RESOURCE).asText("")),
+                min, max, weight, namespaces, note);
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("");
+    }
+
+    /** The quota in the runtime's terms, with the requests of its own pods. */
+    public Quota withRequest(ResourceAmounts ownRequest) {
+        return new Quota(name, parent, allowLent, min, max, sharedWeight, ownRequest.masked(max.names()));
+    }
+}
