@@ -91,7 +91,7 @@ public final class ClusterView implements ClusterInputs, Closeable {
     public void start(Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean nodeSloServed = preflight(timeout);
-        startInformers(timeout, deadline, nodeSloServed, yarnReleaseServed(timeout));
+        startInformers(timeout, deadline, nodeSloServed, yarnReleaseServed(Duration.ofNanos(Math.max(deadline - System.nanoTime(), 1))));
     }
 
     /**
