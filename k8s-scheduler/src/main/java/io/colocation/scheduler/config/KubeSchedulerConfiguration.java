@@ -16,6 +16,8 @@ import io.colocation.scheduler.framework.ScorePlugin;
 import io.colocation.scheduler.plugins.coscheduling.Coscheduling;
 import io.colocation.scheduler.plugins.coscheduling.CoschedulingArgs;
 import io.colocation.scheduler.plugins.defaultbinder.DefaultBinder;
+import io.colocation.scheduler.plugins.elasticquota.ElasticQuota;
+import io.colocation.scheduler.plugins.elasticquota.ElasticQuotaArgs;
 import io.colocation.scheduler.plugins.loadaware.LoadAwareArgs;
 import io.colocation.scheduler.plugins.loadaware.LoadAwareScheduling;
 import io.colocation.scheduler.plugins.nodeaffinity.NodeAffinity;
@@ -33,7 +35,7 @@ import java.util.Set;
  * A {@code KubeSchedulerConfiguration} ({@code kubescheduler.config.k8s.io/v1}, v1beta2, v1beta3) turned into profiles:
  * per extension point the default plugins minus {@code disabled} ({@code *} = all) plus {@code enabled} (an enabled
  * default takes the new weight), {@code multiPoint} counting for every point, and each plugin built with its
- * {@code pluginConfig} args. Plugins this scheduler does not have (Koordinator's NUMA, reservation, quota, ...) are
+ * {@code pluginConfig} args. Plugins this scheduler does not have (Koordinator's NUMA, reservation, ...) are
  * skipped with a note rather than failing a configuration copied from Koordinator.
  */
 public final class KubeSchedulerConfiguration {
@@ -48,7 +50,7 @@ public final class KubeSchedulerConfiguration {
             "preFilter", List.of(Coscheduling.NAME), "postFilter", List.of(Coscheduling.NAME),
             "reserve", List.of(Coscheduling.NAME), "permit", List.of(Coscheduling.NAME), "bind", List.of(DefaultBinder.NAME));
     static final List<String> KNOWN = List.of(NodeResourcesFit.NAME, NodeAffinity.NAME, TaintToleration.NAME,
-            LoadAwareScheduling.NAME, PrioritySort.NAME, Coscheduling.NAME, DefaultBinder.NAME);
+            LoadAwareScheduling.NAME, PrioritySort.NAME, Coscheduling.NAME, DefaultBinder.NAME, ElasticQuota.NAME);
 
     public record Result(List<Profile> profiles, List<String> notes) {
     }
@@ -253,6 +255,7 @@ public final class KubeSchedulerConfiguration {
         return switch (name) {
             case PrioritySort.NAME -> new PrioritySort();
             case Coscheduling.NAME -> new Coscheduling(CoschedulingArgs.parse(args, where), handle);
+            case ElasticQuota.NAME -> new ElasticQuota(ElasticQuotaArgs.parse(args, where), handle);
             case DefaultBinder.NAME -> new DefaultBinder(handle);
             case NodeResourcesFit.NAME -> new NodeResourcesFit();
             case NodeAffinity.NAME -> new NodeAffinity();

@@ -7,11 +7,12 @@ import io.colocation.scheduler.framework.WaitingPods;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.function.Function;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The plugins' handle on the input documents instead of a cluster: its pods and PodGroups, the explained pod's
@@ -38,12 +39,21 @@ final class ExplainHandle implements Handle, Framework.Assumption {
 
     private List<Pod> pods = List.of();
     private Map<String, GenericKubernetesResource> podGroups = Map.of();
+    private List<GenericKubernetesResource> elasticQuotas = List.of();
     private final Set<String> assumed = new HashSet<>();
+    private final List<PodListener> podListeners = new ArrayList<>();
 
-    /** The input's pods and PodGroups (by {@code namespace/name}); the profiles are built before the input is read. */
-    void load(List<Pod> pods, Map<String, GenericKubernetesResource> podGroups) {
+    /**
+     * The input's pods, PodGroups (by {@code namespace/name}) and ElasticQuotas; the profiles are built before the
+     * input is read, so the plugins that watch pods hear of each one now.
+     */
+    void load(List<Pod> pods, Map<String, GenericKubernetesResource> podGroups, List<GenericKubernetesResource> elasticQuotas) {
         this.pods = List.copyOf(pods);
         this.podGroups = Map.copyOf(podGroups);
+        this.elasticQuotas = List.copyOf(elasticQuotas);
+        for (PodListener l : podListeners) {
+            this.pods.forEach(l::changed);
+        }
     }
 
     @Override
@@ -74,6 +84,27 @@ final class ExplainHandle implements Handle, Framework.Assumption {
     @Override
     public WaitingPods waitingPods() {
         return NONE_WAITING;
+    }
+
+    @Override
+    public void watchPods(PodListener listener) {
+        podListeners.add(listener);
+    }
+
+    /** The input's ElasticQuotas: one version, since explain reads its input once. */
+    @Override
+    public ElasticQuotas elasticQuotas() {
+        return new ElasticQuotas() {
+            @Override
+            public long version() {
+                return 1;
+            }
+
+            @Override
+            public java.util.Collection<GenericKubernetesResource> objects() {
+                return elasticQuotas;
+            }
+        };
     }
 
     @Override

@@ -36,12 +36,13 @@ public final class SchedulerExplainCommand {
             filter verdict and score on every node, the weighted total, the node it would choose, and Permit (a gang
             member waiting for the others).
 
-              -f, --filename PATH   Node, Pod, NodeMetric and PodGroup documents (YAML or JSON, multi-document,
+              -f, --filename PATH   Node, Pod, NodeMetric, PodGroup and ElasticQuota documents (YAML or JSON, multi-document,
                                     kind: List), or - for standard input; repeat for several. Pods with
                                     spec.nodeName are assigned; the one without is the pod explained (the other
                                     pending members of its gang count as members not placed yet).
                   --config FILE     a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, v1beta3, v1beta2):
-                                    profiles[].plugins and pluginConfig (LoadAwareSchedulingArgs); default: filters
+                                    profiles[].plugins and pluginConfig (LoadAwareSchedulingArgs, CoschedulingArgs,
+                                    ElasticQuotaArgs; ElasticQuota enabled shows the quota tree); default: filters
                                     NodeResourcesFit, NodeAffinity, TaintToleration, LoadAwareScheduling; score
                                     LoadAwareScheduling
                   --pod NS/NAME     the pending pod, when the input has several
@@ -77,10 +78,11 @@ public final class SchedulerExplainCommand {
             KubeSchedulerConfiguration.Result profiles = config == null ? KubeSchedulerConfiguration.defaults(handle)
                     : readConfig(config, stdin, handle);
             SchedulingInput.Result input = SchedulingInput.read(files, pod, now, stdin);
-            handle.load(input.pods(), input.podGroups());
+            handle.load(input.pods(), input.podGroups(), input.elasticQuotas());
             List<String> notes = new ArrayList<>(profiles.notes());
             notes.addAll(input.notes());
             Profile profile = profileFor(profiles.profiles(), input.pending().pod().getSpec().getSchedulerName(), notes);
+            QuotasExplained quotas = QuotasExplained.of(profile, input, notes);
             Explained explained = explain(profile, input, handle);
             SchedulingCycle.Decision decision = explained.decision();
             int nodes = input.snapshot().nodes().size();
@@ -91,10 +93,17 @@ public final class SchedulerExplainCommand {
                         + " explain scores them all, so the scheduler may choose another node");
             }
             Map<String, Object> result = toJson(explained, profile, notes);
+            if (quotas != null) {
+                result.put("quota", quotas.podVerdict());
+                result.put("quotas", quotas.tree());
+            }
             if (format.equals("json")) {
                 out.println(JSON.writeValueAsString(result));
             } else {
                 printText(explained, notes, out);
+                if (quotas != null) {
+                    quotas.printText(out);
+                }
             }
             return 0;
         } catch (InvalidInputException e) {

@@ -21,12 +21,12 @@ import java.util.Map;
 
 /**
  * Reads a scheduling snapshot from documents: Nodes (in input order), Pods (with {@code spec.nodeName}: assigned;
- * without: pending), NodeMetrics by node name, PodGroups by namespace and name; other kinds are skipped.
+ * without: pending), NodeMetrics by node name, PodGroups by namespace and name, ElasticQuotas; other kinds are skipped.
  */
 final class SchedulingInput {
     /** @param pods every Pod of the input; {@code podGroups} by {@code namespace/name} */
     record Result(ClusterSnapshot snapshot, PodInfo pending, List<Pod> pods, Map<String, GenericKubernetesResource> podGroups,
-            List<String> notes) {
+            List<GenericKubernetesResource> elasticQuotas, List<String> notes) {
     }
 
     private SchedulingInput() {
@@ -37,6 +37,7 @@ final class SchedulingInput {
         List<KubeDocuments.Sourced> pods = new ArrayList<>();
         Map<String, KubeDocuments.Sourced> metrics = new LinkedHashMap<>();
         Map<String, GenericKubernetesResource> podGroups = new LinkedHashMap<>();
+        List<GenericKubernetesResource> elasticQuotas = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (String file : files) {
             for (KubeDocuments.Sourced doc : KubeDocuments.read(file, stdin)) {
@@ -56,6 +57,13 @@ final class SchedulingInput {
                         GenericKubernetesResource group = doc.as(GenericKubernetesResource.class);
                         String ns = group.getMetadata().getNamespace() == null ? "default" : group.getMetadata().getNamespace();
                         podGroups.put(ns + "/" + group.getMetadata().getName(), group);
+                    }
+                    case "ElasticQuota" -> {
+                        GenericKubernetesResource quota = doc.as(GenericKubernetesResource.class);
+                        if (quota.getMetadata().getNamespace() == null) {
+                            quota.getMetadata().setNamespace("default");
+                        }
+                        elasticQuotas.add(quota);
                     }
                     default -> {
                         // other kinds are not the scheduler's input
@@ -112,7 +120,7 @@ final class SchedulingInput {
             }
             infos.add(Snapshots.node(node, mine, metric, doc.file() + ": Node " + doc.name() + ": "));
         }
-        return new Result(new ClusterSnapshot(infos, now), pending, allPods, podGroups, notes);
+        return new Result(new ClusterSnapshot(infos, now), pending, allPods, podGroups, elasticQuotas, notes);
     }
 
     private static String where(KubeDocuments.Sourced doc) {

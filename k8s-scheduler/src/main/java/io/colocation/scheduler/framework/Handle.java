@@ -37,4 +37,30 @@ public interface Handle {
     GenericKubernetesResource podGroup(String namespace, String name);
 
     WaitingPods waitingPods();
+
+    /**
+     * Tells {@code listener} of every pod the scheduler's informer adds, changes or deletes (registered while the
+     * profile is built, before the scheduler starts), as kube-scheduler's plugins add event handlers to its informer.
+     */
+    void watchPods(PodListener listener);
+
+    /** What a plugin hears of the informer's pods. */
+    interface PodListener {
+        void changed(Pod pod);
+
+        void gone(Pod pod);
+    }
+
+    /**
+     * The ElasticQuota objects ({@code scheduling.sigs.k8s.io/v1alpha1}); asking for them, while the profile is built,
+     * makes the scheduler watch them. Empty when the CRD is not installed.
+     */
+    ElasticQuotas elasticQuotas();
+
+    /** The ElasticQuota objects as the scheduler has them now; {@link #version} changes whenever they do. */
+    interface ElasticQuotas {
+        long version();
+
+        Collection<GenericKubernetesResource> objects();
+    }
 }

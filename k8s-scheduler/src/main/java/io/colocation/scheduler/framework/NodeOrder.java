@@ -2,7 +2,10 @@ package io.colocation.scheduler.framework;
 
 import java.util.AbstractList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.RandomAccess;
 
 /**
@@ -21,6 +24,8 @@ public final class NodeOrder {
     private final ResourceColumns[] columns;
     private final int size;
     private final List<NodeInfo> view = new View();
+    /** Σ of the nodes' allocatable, by resource; computed once per version, from each chunk's own sum. */
+    private volatile Map<String, Long> allocatableTotal;
 
     private NodeOrder(NodeInfo[][] chunks, ResourceColumns[] columns, int size) {
         this.chunks = chunks;
@@ -47,6 +52,25 @@ public final class NodeOrder {
     /** The nodes as an unmodifiable list; this version never changes. */
     public List<NodeInfo> asList() {
         return view;
+    }
+
+    /**
+     * The nodes' allocatable summed per resource name, every name any node lists (ElasticQuota's cluster total). Each
+     * chunk keeps its own sum, so a version that changed one node adds up its chunks, not its nodes.
+     */
+    public Map<String, Long> allocatableTotal() {
+        Map<String, Long> total = allocatableTotal;
+        if (total == null) {
+            Map<String, Long> sum = new TreeMap<>();
+            for (ResourceColumns c : columns) {
+                for (int k = 0; k < c.names.length; k++) {
+                    sum.merge(c.names[k], c.allocatableSums[k], Long::sum);
+                }
+            }
+            total = Collections.unmodifiableMap(sum);
+            allocatableTotal = total;
+        }
+        return total;
     }
 
     /** The resource columns of the chunk that holds node {@code index}; its slot there is {@link #slot}. */
@@ -104,11 +128,14 @@ public final class NodeOrder {
         private final String[] names;
         private final long[] amounts;
         private final int[] podCounts;
+        /** Per column, Σ of the allocatable of the nodes that list it. */
+        private final long[] allocatableSums;
 
         ResourceColumns(NodeInfo[] nodes) {
             this.names = union(nodes);
             int stride = 2 * names.length;
             this.amounts = new long[nodes.length * stride];
+            this.allocatableSums = new long[names.length];
             this.podCounts = new int[nodes.length];
             for (int s = 0; s < nodes.length; s++) {
                 NodeInfo n = nodes[s];
@@ -118,6 +145,7 @@ public final class NodeOrder {
                     amounts[s * stride + 2 * k] = listed ? n.allocatableAt(i) : -1;
                     amounts[s * stride + 2 * k + 1] = listed ? n.requestedAt(i) : 0;
                     if (listed) {
+                        allocatableSums[k] += n.allocatableAt(i);
                         i++;
                     }
                 }

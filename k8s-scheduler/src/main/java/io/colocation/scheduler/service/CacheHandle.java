@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.function.Function;
 
-/** The running scheduler's {@link Handle}: its client and write rate, its cache's pods and PodGroups, its Permit waits. */
+/** The running scheduler's {@link Handle}: its client and write rate, its cache's pods, PodGroups and ElasticQuotas, its Permit waits. */
 final class CacheHandle implements Handle {
     private final KubernetesClient client;
     private final WriteRate writes;
@@ -49,5 +49,15 @@ final class CacheHandle implements Handle {
     @Override
     public WaitingPods waitingPods() {
         return waits;
+    }
+
+    @Override
+    public void watchPods(PodListener listener) {
+        cache.watchPods(listener);
+    }
+
+    @Override
+    public ElasticQuotas elasticQuotas() {
+        return cache.elasticQuotas();
     }
 }

@@ -49,12 +49,19 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
 
     private final KubernetesClient client;
     private final Clock clock;
+    private static final String ELASTIC_QUOTA_API_VERSION = "scheduling.sigs.k8s.io/v1alpha1";
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
     private volatile boolean synced;
     private DecodingInformer<NodeMetric> metrics;
     /** The plugins' indexes over the pods, added to the informer when it starts. */
     private final Map<String, Function<Pod, List<String>>> podIndexers = new HashMap<>();
+    /** The plugins that hear of every pod event, added before the informer starts. */
+    private final List<Handle.PodListener> podListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** ElasticQuotas, watched when a plugin asked for them (before start); null otherwise or without their CRD. */
+    private volatile boolean elasticQuotasWanted;
+    private SharedIndexInformer<GenericKubernetesResource> elasticQuotas;
+    private final java.util.concurrent.atomic.AtomicLong elasticQuotaVersion = new java.util.concurrent.atomic.AtomicLong();
 
     // Guarded by this: the cluster as the informers and the assumptions have it.
     private final Map<String, Node> nodeObjects = new HashMap<>();
@@ -95,16 +102,14 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
         // Each NodeMetric is decoded on its own: one with a wrongly typed field is named and made unreadable, and
         // never stops the watch (a typed informer would stop for good, and a second replica could not start).
         metrics = DecodingInformer.all(client, NodeMetric.class).addListener(this::metricChanged);
-        try {
-            await(metrics.start(), "NodeMetrics", deadline, timeout);
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 404) {
-                throw e;
-            }
+        if (!awaitServed(metrics.start(), "NodeMetrics", deadline, timeout)) {
             metrics.close();
             metrics = null;
             LOG.warn("the NodeMetric CRD (slo.koordinator.sh) is not installed: LoadAwareScheduling sees no node load;"
                     + " apply conf/kubernetes/crds/ and restart the scheduler");
+        }
+        if (elasticQuotasWanted) {
+            startElasticQuotas(deadline, timeout);
         }
         pods = client.pods().inAnyNamespace().runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
         synchronized (podIndexers) {
@@ -112,13 +117,63 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
         }
         pods.addEventHandler(Handlers.changedOrDeleted(pod -> {
             podChanged(pod);
+            podListeners.forEach(l -> l.changed(pod));
             changed.accept(pod);
         }, pod -> {
             unplace(Snapshots.key(pod));
+            podListeners.forEach(l -> l.gone(pod));
             gone.accept(pod);
         }));
         await(pods.start(), "Pods", deadline, timeout);
         synced = true;
+    }
+
+    private void startElasticQuotas(long deadline, java.time.Duration timeout) throws java.util.concurrent.TimeoutException {
+        elasticQuotas = client.genericKubernetesResources(ELASTIC_QUOTA_API_VERSION, "ElasticQuota").inAnyNamespace()
+                .runnableInformer(0).itemStore(TrimmingItemStore.trimmingMetadata());
+        elasticQuotas.addEventHandler(Handlers.changedOrDeleted(q -> elasticQuotaVersion.incrementAndGet(),
+                q -> elasticQuotaVersion.incrementAndGet()));
+        if (!awaitServed(elasticQuotas.start(), "ElasticQuotas", deadline, timeout)) {
+            elasticQuotas.close();
+            elasticQuotas = null;
+            LOG.warn("the ElasticQuota CRD (scheduling.sigs.k8s.io) is not installed: every pod is in {}, unlimited;"
+                    + " apply conf/kubernetes/crds/ and restart the scheduler", io.colocation.quota.QuotaDirectory.DEFAULT);
+        }
+    }
+
+    /** Watches ElasticQuotas from {@link #start} on (asked while the profiles are built). */
+    Handle.ElasticQuotas elasticQuotas() {
+        elasticQuotasWanted = true;
+        return new Handle.ElasticQuotas() {
+            @Override
+            public long version() {
+                return elasticQuotaVersion.get();
+            }
+
+            @Override
+            public java.util.Collection<GenericKubernetesResource> objects() {
+                SharedIndexInformer<GenericKubernetesResource> i = elasticQuotas;
+                return i == null ? List.of() : i.getStore().list();
+            }
+        };
+    }
+
+    void watchPods(Handle.PodListener listener) {
+        podListeners.add(listener);
+    }
+
+    /** As {@link #await}, for a custom resource: false when the API server does not serve it (its CRD is not installed). */
+    private boolean awaitServed(java.util.concurrent.CompletionStage<Void> started, String what, long deadline,
+            java.time.Duration timeout) throws java.util.concurrent.TimeoutException {
+        try {
+            await(started, what, deadline, timeout);
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     /** Waits for an informer's first list; its failure is thrown as it is (a KubernetesClientException says the code). */
@@ -346,7 +401,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
 
     @Override
     public void close() {
-        for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes}) {
+        for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes, elasticQuotas}) {
             if (i != null) {
                 i.close();
             }

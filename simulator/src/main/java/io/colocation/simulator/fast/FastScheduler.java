@@ -291,6 +291,17 @@ final class FastScheduler implements Handle, Framework.Assumption, WaitingPods {
         return this;
     }
 
+    // The fast engine runs the shipped profile, which enables no ElasticQuota (quotas are not simulated yet).
+    @Override
+    public void watchPods(PodListener listener) {
+        throw new UnsupportedOperationException("the fast engine models no ElasticQuota; run it with --engine real");
+    }
+
+    @Override
+    public ElasticQuotas elasticQuotas() {
+        throw new UnsupportedOperationException("the fast engine models no ElasticQuota; run it with --engine real");
+    }
+
     // The pods waiting at Permit
 
     @Override

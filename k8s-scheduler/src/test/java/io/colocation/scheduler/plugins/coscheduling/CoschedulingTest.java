@@ -34,6 +34,16 @@ import org.junit.jupiter.api.Test;
 class CoschedulingTest {
     /** The scheduler's side as the plugin sees it: pods, assumptions, PodGroups and the pods waiting at Permit. */
     private static final class Cluster implements Handle, WaitingPods {
+        @Override
+        public void watchPods(PodListener listener) {
+            // Coscheduling reads its pods through its index, not events
+        }
+
+        @Override
+        public ElasticQuotas elasticQuotas() {
+            throw new UnsupportedOperationException("Coscheduling reads no ElasticQuota");
+        }
+
         final List<Pod> pods = new ArrayList<>();
         final Set<String> assumed = new HashSet<>();
         final Map<String, GenericKubernetesResource> podGroups = new HashMap<>();

@@ -1,0 +1,96 @@
+package io.colocation.quota;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Every live pod's charge on its quota, kept as pods come, change and go, and the usage of each quota (its own pods;
+ * a parent's own pods are counted on it alone, the tree adds its children). A new directory re-resolves every pod, so
+ * a quota created after its pods takes them from the default quota, as Koordinator's migration does. Not thread-safe:
+ * its owner guards it.
+ */
+public final class QuotaBook {
+    private record Charge(QuotaPod pod, String quota, QuotaUsage usage) {
+    }
+
+    private QuotaDirectory directory;
+    private final Map<String, Charge> charges = new HashMap<>();
+    private final Map<String, QuotaUsage> usage = new TreeMap<>();
+    private long requestVersion;
+
+    public QuotaBook(QuotaDirectory directory) {
+        this.directory = directory;
+    }
+
+    public QuotaDirectory directory() {
+        return directory;
+    }
+
+    /** Charges the pod (replacing what it was charged before); returns the quota it belongs to. */
+    public String put(QuotaPod pod) {
+        Charge was = charges.remove(pod.key());
+        if (was != null) {
+            take(was);
+        }
+        String quota = directory.quotaOf(pod.namespace(), pod.labels());
+        Charge now = new Charge(pod, quota, QuotaUsage.of(pod, directory.get(quota).max()));
+        charges.put(pod.key(), now);
+        usage.merge(quota, now.usage(), QuotaUsage::plus);
+        if (was == null || !was.quota().equals(quota) || !was.usage().request().equals(now.usage().request())
+                || !was.usage().nonPreemptibleRequest().equals(now.usage().nonPreemptibleRequest())) {
+            requestVersion++;
+        }
+        return quota;
+    }
+
+    /** The pod is gone (deleted or ended): nothing of it is charged. */
+    public void remove(String key) {
+        Charge was = charges.remove(key);
+        if (was != null) {
+            take(was);
+            requestVersion++;
+        }
+    }
+
+    /** The pod as last charged; null when it is not. */
+    public QuotaPod pod(String key) {
+        Charge c = charges.get(key);
+        return c == null ? null : c.pod();
+    }
+
+    private void take(Charge c) {
+        QuotaUsage left = usage.get(c.quota()).minus(c.usage());
+        usage.put(c.quota(), left);
+    }
+
+    /** New quotas: every pod is resolved and charged again. */
+    public void directory(QuotaDirectory next) {
+        directory = next;
+        usage.clear();
+        for (Map.Entry<String, Charge> e : charges.entrySet()) {
+            QuotaPod pod = e.getValue().pod();
+            String quota = next.quotaOf(pod.namespace(), pod.labels());
+            Charge c = new Charge(pod, quota, QuotaUsage.of(pod, next.get(quota).max()));
+            e.setValue(c);
+            usage.merge(quota, c.usage(), QuotaUsage::plus);
+        }
+        requestVersion++;
+    }
+
+    /** Each quota's own pods' usage, by name (a copy). */
+    public Map<String, QuotaUsage> usage() {
+        return Collections.unmodifiableMap(new TreeMap<>(usage));
+    }
+
+    /** The usage of one quota's own pods. */
+    public QuotaUsage usage(String quota) {
+        return usage.getOrDefault(quota, QuotaUsage.NONE);
+    }
+
+    /** Changes whenever a request changes (a pod came, went, moved quota or changed its requests), not when one is only placed. */
+    public long requestVersion() {
+        return requestVersion;
+    }
+}

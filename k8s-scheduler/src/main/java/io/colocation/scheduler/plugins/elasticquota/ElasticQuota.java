@@ -1,0 +1,215 @@
+package io.colocation.scheduler.plugins.elasticquota;
+
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.pod.PodPhases;
+import io.colocation.model.pod.PodRequests;
+import io.colocation.quota.ElasticQuotaSpec;
+import io.colocation.quota.QuotaAdmission;
+import io.colocation.quota.QuotaBook;
+import io.colocation.quota.QuotaDirectory;
+import io.colocation.quota.QuotaPod;
+import io.colocation.quota.QuotaRuntime;
+import io.colocation.quota.QuotaUsage;
+import io.colocation.quota.ResourceAmounts;
+import io.colocation.scheduler.framework.CycleState;
+import io.colocation.scheduler.framework.Handle;
+import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.PreFilterPlugin;
+import io.colocation.scheduler.framework.ReservePlugin;
+import io.colocation.scheduler.framework.Snapshots;
+import io.colocation.scheduler.framework.Status;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Koordinator's ElasticQuota plugin (docs/koordinator-compatibility.md §15.4): every pod belongs to one quota of the
+ * tree; PreFilter admits it only while its quota's used plus its request stays within the quota's runtime (a
+ * non-preemptible pod also within min; the ancestors too with {@code enableCheckParentQuota}); Reserve counts the pod
+ * as used, Unreserve takes it back. The quotas' runtimes are recomputed when a request, a quota or the cluster's
+ * total changes, not for each pod placed: placing a pod changes what is used, not what is asked.
+ */
+public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
+    public static final String NAME = "ElasticQuota";
+    private static final Logger LOG = LoggerFactory.getLogger(ElasticQuota.class);
+
+    private final ElasticQuotaArgs args;
+    private final Handle.ElasticQuotas source;
+    // Guarded by this: the informer's thread charges pods, the scheduling thread reads and reserves.
+    private final QuotaBook book;
+    private final Set<String> reserved = new HashSet<>();
+    private long directoryVersion = -1;
+    private Map<String, String> unreadable = Map.of();
+    private QuotaRuntime runtime;
+    private long runtimeRequestVersion = -1;
+    private Map<String, Long> runtimeTotal;
+
+    public ElasticQuota(ElasticQuotaArgs args, Handle handle) {
+        this.args = args;
+        this.book = new QuotaBook(directory(List.of()));
+        // No handle: a profile built for explain without a cluster, whose ElasticQuota never runs.
+        this.source = handle == null ? null : handle.elasticQuotas();
+        if (handle != null) {
+            handle.watchPods(new Handle.PodListener() {
+                @Override
+                public void changed(Pod pod) {
+                    charge(pod);
+                }
+
+                @Override
+                public void gone(Pod pod) {
+                    forget(Snapshots.key(pod));
+                }
+            });
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    public ElasticQuotaArgs args() {
+        return args;
+    }
+
+    private QuotaDirectory directory(List<ElasticQuotaSpec> quotas) {
+        return QuotaDirectory.of(quotas, args.quotaGroupNamespace(), args.systemQuotaGroupMax(), args.defaultQuotaGroupMax());
+    }
+
+    private synchronized void charge(Pod pod) {
+        String key = Snapshots.key(pod);
+        if (PodPhases.ended(pod)) {
+            forget(key);
+            return;
+        }
+        boolean onNode = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
+        if (onNode) {
+            reserved.remove(key); // bound: the informer has it now
+        }
+        try {
+            book.put(new QuotaPod(key, pod.getMetadata().getNamespace(), pod.getMetadata().getLabels(),
+                    ResourceAmounts.of(PodRequests.requests(pod, "Pod " + key + ": ")), onNode || reserved.contains(key)));
+        } catch (InvalidInputException e) {
+            forget(key);
+            LOG.warn("a pod the scheduler cannot read counts in no quota: {}", e.getMessage());
+        }
+    }
+
+    private synchronized void forget(String key) {
+        reserved.remove(key);
+        book.remove(key);
+    }
+
+    /** The quotas as the source has them now; an unreadable one is left out, named in the log and in {@link #view}. */
+    private void refreshDirectory() {
+        if (source == null || source.version() == directoryVersion) {
+            return;
+        }
+        directoryVersion = source.version();
+        List<ElasticQuotaSpec> specs = new ArrayList<>();
+        Map<String, String> bad = new TreeMap<>();
+        for (GenericKubernetesResource o : source.objects()) {
+            try {
+                ElasticQuotaSpec spec = ElasticQuotaSpec.read(Serialization.jsonMapper().valueToTree(o));
+                specs.add(spec);
+                if (spec.sharedWeightNote() != null) {
+                    LOG.info("ElasticQuota {}/{}: {}", spec.namespace(), spec.name(), spec.sharedWeightNote());
+                }
+            } catch (InvalidInputException e) {
+                String name = o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+                bad.put(name, e.getMessage());
+                LOG.warn("an ElasticQuota the scheduler cannot read is left out of the tree (its pods go to {}): {}",
+                        QuotaDirectory.DEFAULT, e.getMessage());
+            }
+        }
+        unreadable = bad;
+        book.directory(directory(specs));
+        book.directory().problems().forEach((q, why) -> LOG.warn("ElasticQuota {} is left out: {}", q, why));
+    }
+
+    /** The tree on {@code total}, recomputed only when a quota, a request or the total changed. */
+    private QuotaRuntime runtime(Map<String, Long> total) {
+        refreshDirectory();
+        if (runtime == null || runtimeRequestVersion != book.requestVersion() || !total.equals(runtimeTotal)) {
+            QuotaRuntime next = QuotaRuntime.compute(book.directory(), book.usage(), ResourceAmounts.of(total), args.enableMinQuotaScale());
+            if (runtime == null || !next.problems().equals(runtime.problems())) {
+                next.problems().forEach((q, why) -> LOG.warn("ElasticQuota {} is left out of the tree: {}", q, why));
+            }
+            runtime = next;
+            runtimeRequestVersion = book.requestVersion();
+            runtimeTotal = total;
+        }
+        return runtime;
+    }
+
+    /** A quota's usage now: its own pods' and its subtree's. */
+    private QuotaUsage usageNow(QuotaRuntime tree, String quota) {
+        QuotaUsage u = book.usage(quota);
+        QuotaRuntime.Entry e = tree.get(quota);
+        if (e != null) {
+            for (String child : e.children()) {
+                QuotaUsage c = usageNow(tree, child);
+                Set<String> keys = e.spec().max().names();
+                u = u.plus(new QuotaUsage(c.request().masked(keys), c.used().masked(keys), c.nonPreemptibleRequest().masked(keys),
+                        c.nonPreemptibleUsed().masked(keys)));
+            }
+        }
+        return u;
+    }
+
+    /** The tree on the cycle's cluster total as it stands, with each quota's usage now; for explain and the console. */
+    public synchronized View view(Map<String, Long> total) {
+        QuotaRuntime tree = runtime(total);
+        Map<String, String> problems = new TreeMap<>(unreadable);
+        problems.putAll(tree.problems());
+        return new View(tree, problems);
+    }
+
+    /** The quota the pod belongs to, as the quotas are now. */
+    public synchronized String quotaOf(PodInfo pod) {
+        refreshDirectory();
+        return book.directory().quotaOf(pod.pod().getMetadata().getNamespace(), pod.pod().getMetadata().getLabels());
+    }
+
+    /** The tree and the quotas left out of it, with why. */
+    public record View(QuotaRuntime runtime, Map<String, String> problems) {
+    }
+
+    @Override
+    public synchronized Status preFilter(CycleState state, PodInfo pod) {
+        QuotaRuntime tree = runtime(state.snapshot().order().allocatableTotal());
+        String quota = quotaOf(pod);
+        String refused = QuotaAdmission.check(tree, q -> usageNow(tree, q), quota, ResourceAmounts.of(pod.requests()),
+                QuotaDirectory.nonPreemptible(pod.pod().getMetadata().getLabels()), args.enableRuntimeQuota(),
+                args.enableCheckParentQuota());
+        return refused == null ? Status.SUCCESS : Status.unschedulable(refused);
+    }
+
+    @Override
+    public synchronized Status reserve(CycleState state, PodInfo pod, String node) {
+        reserved.add(pod.key());
+        QuotaPod charged = book.pod(pod.key());
+        book.put(charged != null ? charged.assigned(true) : new QuotaPod(pod.key(), pod.pod().getMetadata().getNamespace(),
+                pod.pod().getMetadata().getLabels(), ResourceAmounts.of(pod.requests()), true));
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public synchronized void unreserve(CycleState state, PodInfo pod, String node) {
+        if (reserved.remove(pod.key())) {
+            QuotaPod charged = book.pod(pod.key());
+            if (charged != null) {
+                book.put(charged.assigned(false));
+            }
+        }
+    }
+}

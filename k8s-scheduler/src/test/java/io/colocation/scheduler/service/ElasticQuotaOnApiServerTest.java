@@ -1,0 +1,126 @@
+package io.colocation.scheduler.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.colocation.localclusters.kube.ColocationObjects;
+import io.colocation.scheduler.cli.K8sSchedulerCommand;
+import io.colocation.testsupport.Await;
+import io.colocation.testsupport.kube.KubeApiServerExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two teams' ElasticQuotas over the node's Batch CPU on a real kube-apiserver: a team borrows what the other does not
+ * use, the lender's pods are admitted within its min when they come, and the borrower's next pod is held back at
+ * PreFilter with Koordinator's message.
+ */
+@ExtendWith(KubeApiServerExtension.class)
+class ElasticQuotaOnApiServerTest {
+    private static final List<String> TEAMS = List.of("team-a", "team-b");
+    private static final String BATCH_CPU = "kubernetes.io/batch-cpu";
+    private static SchedulerService service;
+
+    @TempDir
+    static Path dir;
+
+    @AfterAll
+    static void stop(KubernetesClient client) {
+        if (service != null) {
+            service.close();
+        }
+        for (String ns : TEAMS) {
+            client.pods().inNamespace(ns).withGracePeriod(0).delete();
+            client.namespaces().withName(ns).delete();
+        }
+        client.nodes().withName("quota-node").delete();
+    }
+
+    private static void quota(KubernetesClient client, String team) {
+        client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(team)
+                .resource(new GenericKubernetesResourceBuilder().withApiVersion("scheduling.sigs.k8s.io/v1alpha1").withKind("ElasticQuota")
+                        .withNewMetadata().withName(team).withNamespace(team).endMetadata()
+                        .addToAdditionalProperties("spec", Map.of("min", Map.of(BATCH_CPU, "4000"), "max", Map.of(BATCH_CPU, "8000")))
+                        .build()).create();
+    }
+
+    private static void pod(KubernetesClient client, String team, String name) {
+        client.pods().inNamespace(team).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(team)
+                .addToLabels("koordinator.sh/priority-class", "koord-batch").endMetadata()
+                .withNewSpec().withSchedulerName("koord-scheduler").addNewContainer().withName("c").withImage("x")
+                .withNewResources().withRequests(Map.of(BATCH_CPU, new Quantity("1000"))).endResources()
+                .endContainer().endSpec().build()).create();
+    }
+
+    private static boolean bound(KubernetesClient client, String team, String name) {
+        Pod p = client.pods().inNamespace(team).withName(name).get();
+        return p != null && p.getSpec().getNodeName() != null;
+    }
+
+    private static List<String> failures(KubernetesClient client, String team, String pod) {
+        return client.v1().events().inNamespace(team).list().getItems().stream()
+                .filter(e -> "FailedScheduling".equals(e.getReason()) && pod.equals(e.getInvolvedObject().getName()))
+                .map(e -> e.getMessage()).toList();
+    }
+
+    @Test
+    void aTeamBorrowsWhileTheOtherIsIdleAndTheLenderGetsItsMinBack(KubernetesClient client) throws Exception {
+        ColocationObjects.installCrd(client, Path.of("../conf/kubernetes/crds/scheduling.sigs.k8s.io_elasticquotas.yaml"),
+                "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota");
+        TEAMS.forEach(t -> ColocationObjects.namespace(client, t));
+        TEAMS.forEach(t -> quota(client, t));
+        ColocationObjects.readyNode(client, "quota-node", Map.of("cpu", new Quantity("16"), "memory", new Quantity("64Gi"),
+                "pods", new Quantity("110"), BATCH_CPU, new Quantity("8000")));
+        Path profile = dir.resolve("scheduler.yaml");
+        Files.writeString(profile, """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                profiles:
+                - schedulerName: koord-scheduler
+                  plugins:
+                    preFilter: {enabled: [{name: ElasticQuota}]}
+                    reserve: {enabled: [{name: ElasticQuota}]}
+                """);
+        SchedulerSettings config = new SchedulerSettings();
+        config.leaderElection.enabled = false;
+        config.backoffInitialSeconds = 0.2;
+        config.backoffMaxSeconds = 1;
+        config.profileFile = profile.toString();
+        service = new SchedulerService(config, h -> K8sSchedulerCommand.profile(config, h), client, "quota-test", Clock.systemUTC());
+        service.start();
+
+        // team-b is idle: team-a borrows beyond its min of 4 cores, 6 of the node's 8.
+        List<String> borrowed = IntStream.range(0, 6).mapToObj(i -> "a-" + i).toList();
+        borrowed.forEach(p -> pod(client, "team-a", p));
+        Await.until(Duration.ofSeconds(30), () -> borrowed.stream().allMatch(p -> bound(client, "team-a", p)));
+
+        // team-b's pods come: its runtime is what it asks (3 cores, within its min), team-a's drops to 5 cores, below
+        // what it uses: team-b's pods are admitted (two fit the node's room), team-a's next pod is held back.
+        List<String> lender = List.of("b-0", "b-1", "b-2");
+        lender.forEach(p -> pod(client, "team-b", p));
+        Await.until(Duration.ofSeconds(30), () -> bound(client, "team-b", "b-0") && bound(client, "team-b", "b-1"));
+        pod(client, "team-a", "a-6");
+        Await.until(Duration.ofSeconds(30), () -> failures(client, "team-a", "a-6").stream()
+                .anyMatch(m -> m.startsWith("Insufficient quotas, quotaName: team-a, runtime: " + BATCH_CPU + ":5k, used: "
+                        + BATCH_CPU + ":6k, pod's request: " + BATCH_CPU + ":1k, exceedDimensions: [" + BATCH_CPU + "]")));
+        assertTrue(!bound(client, "team-a", "a-6"));
+        Await.until(Duration.ofSeconds(30), () -> !failures(client, "team-b", "b-2").isEmpty());
+        assertTrue(failures(client, "team-b", "b-2").stream().noneMatch(m -> m.startsWith("Insufficient quotas")),
+                "team-b's third pod is short of node room, not of quota: " + failures(client, "team-b", "b-2"));
+        assertEquals(6, borrowed.stream().filter(p -> bound(client, "team-a", p)).count(), "nothing is revoked yet");
+    }
+}
