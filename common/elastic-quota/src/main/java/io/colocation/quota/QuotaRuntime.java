@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * One tree's quotas as the scheduler decides on them (docs/koordinator-compatibility.md §15.3): the built-ins and every
@@ -86,32 +87,37 @@ public final class QuotaRuntime {
     private static QuotaUsage visit(String name, QuotaDirectory directory, Map<String, QuotaUsage> own, QuotaTree tree,
             Map<String, List<String>> children, Map<String, Entry> out) {
         ElasticQuotaSpec spec = directory.get(name);
-        QuotaUsage u = own.getOrDefault(name, QuotaUsage.NONE);
         QuotaState state;
         if (QuotaDirectory.builtin(name)) {
-            ResourceAmounts r = u.request();
-            ResourceAmounts limited = r;
-            for (String k : r.names()) {
-                if (spec.max().has(k)) {
-                    limited = limited.with(k, Math.min(r.get(k), spec.max().get(k)));
-                }
-            }
-            state = new QuotaState(r, r, limited, spec.min(), spec.max());
+            ResourceAmounts r = own.getOrDefault(name, QuotaUsage.NONE).request();
+            state = new QuotaState(r, r, r.cappedAt(spec.max()), spec.min(), spec.max());
         } else {
             state = tree.states().get(name);
         }
         out.put(name, null); // keeps tree order: the quota before its children
         List<String> kids = children.getOrDefault(name, List.of());
         for (String c : kids) {
-            u = u.plus(mask(visit(c, directory, own, tree, children, out), spec.max().names()));
+            visit(c, directory, own, tree, children, out);
         }
+        QuotaUsage u = withChildren(own.getOrDefault(name, QuotaUsage.NONE), spec, kids, c -> out.get(c).usage());
         out.put(name, new Entry(spec, state, u, kids));
         return u;
     }
 
-    private static QuotaUsage mask(QuotaUsage u, Set<String> names) {
-        return new QuotaUsage(u.request().masked(names), u.used().masked(names), u.nonPreemptibleRequest().masked(names),
-                u.nonPreemptibleUsed().masked(names));
+    /** A quota's own usage plus each child's, masked to the quota's max names (Koordinator passes a child's used up so). */
+    private static QuotaUsage withChildren(QuotaUsage own, ElasticQuotaSpec spec, List<String> children,
+            Function<String, QuotaUsage> childUsage) {
+        QuotaUsage u = own;
+        for (String c : children) {
+            u = u.plus(childUsage.apply(c).masked(spec.max().names()));
+        }
+        return u;
+    }
+
+    /** {@code quota}'s usage, its subtree's included, as {@code own} has each quota's own pods now (placements since this tree). */
+    public QuotaUsage usage(String quota, Function<String, QuotaUsage> own) {
+        Entry e = entries.get(quota);
+        return e == null ? own.apply(quota) : withChildren(own.apply(quota), e.spec(), e.children(), c -> usage(c, own));
     }
 
     /** The quota's entry; null when it is not in the tree. */

@@ -95,12 +95,7 @@ public final class QuotaTree {
             }
         }
         request.put(q.name(), req);
-        ResourceAmounts capped = req;
-        for (String k : req.names()) {
-            if (q.max().has(k)) {
-                capped = capped.with(k, Math.min(req.get(k), q.max().get(k)));
-            }
-        }
+        ResourceAmounts capped = req.cappedAt(q.max());
         limited.put(q.name(), capped);
         return capped;
     }

@@ -18,6 +18,12 @@ public record QuotaUsage(ResourceAmounts request, ResourceAmounts used, Resource
                 np && pod.assigned() ? r : ResourceAmounts.NONE);
     }
 
+    /** Only the names in {@code names}: a child's usage as its parent counts it. */
+    public QuotaUsage masked(java.util.Set<String> names) {
+        return new QuotaUsage(request.masked(names), used.masked(names), nonPreemptibleRequest.masked(names),
+                nonPreemptibleUsed.masked(names));
+    }
+
     public QuotaUsage plus(QuotaUsage o) {
         return new QuotaUsage(request.plus(o.request), used.plus(o.used), nonPreemptibleRequest.plus(o.nonPreemptibleRequest),
                 nonPreemptibleUsed.plus(o.nonPreemptibleUsed));

@@ -72,6 +72,13 @@ public final class ResourceAmounts {
         return new ResourceAmounts(m);
     }
 
+    /** Each amount capped at {@code max}'s for the names {@code max} has; the others as they are. */
+    public ResourceAmounts cappedAt(ResourceAmounts max) {
+        TreeMap<String, Long> m = new TreeMap<>(amounts);
+        m.replaceAll((k, v) -> max.has(k) ? Math.min(v, max.get(k)) : v);
+        return new ResourceAmounts(m);
+    }
+
     /** With {@code name} set to {@code amount}. */
     public ResourceAmounts with(String name, long amount) {
         TreeMap<String, Long> m = new TreeMap<>(amounts);

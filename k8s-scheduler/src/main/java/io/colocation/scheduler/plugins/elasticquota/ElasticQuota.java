@@ -9,7 +9,6 @@ import io.colocation.quota.QuotaBook;
 import io.colocation.quota.QuotaDirectory;
 import io.colocation.quota.QuotaPod;
 import io.colocation.quota.QuotaRuntime;
-import io.colocation.quota.QuotaUsage;
 import io.colocation.quota.ResourceAmounts;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Handle;
@@ -132,8 +131,7 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
             }
         }
         unreadable = bad;
-        book.directory(directory(specs));
-        book.directory().problems().forEach((q, why) -> LOG.warn("ElasticQuota {} is left out: {}", q, why));
+        book.directory(directory(specs)); // its problems are the tree's too: runtime() logs them
     }
 
     /** The tree on {@code total}, recomputed only when a quota, a request or the total changed. */
@@ -149,21 +147,6 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
             runtimeTotal = total;
         }
         return runtime;
-    }
-
-    /** A quota's usage now: its own pods' and its subtree's. */
-    private QuotaUsage usageNow(QuotaRuntime tree, String quota) {
-        QuotaUsage u = book.usage(quota);
-        QuotaRuntime.Entry e = tree.get(quota);
-        if (e != null) {
-            for (String child : e.children()) {
-                QuotaUsage c = usageNow(tree, child);
-                Set<String> keys = e.spec().max().names();
-                u = u.plus(new QuotaUsage(c.request().masked(keys), c.used().masked(keys), c.nonPreemptibleRequest().masked(keys),
-                        c.nonPreemptibleUsed().masked(keys)));
-            }
-        }
-        return u;
     }
 
     /** The tree on the cycle's cluster total as it stands, with each quota's usage now; for explain and the console. */
@@ -188,7 +171,7 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
     public synchronized Status preFilter(CycleState state, PodInfo pod) {
         QuotaRuntime tree = runtime(state.snapshot().order().allocatableTotal());
         String quota = quotaOf(pod);
-        String refused = QuotaAdmission.check(tree, q -> usageNow(tree, q), quota, ResourceAmounts.of(pod.requests()),
+        String refused = QuotaAdmission.check(tree, q -> tree.usage(q, book::usage), quota, ResourceAmounts.of(pod.requests()),
                 QuotaDirectory.nonPreemptible(pod.pod().getMetadata().getLabels()), args.enableRuntimeQuota(),
                 args.enableCheckParentQuota());
         return refused == null ? Status.SUCCESS : Status.unschedulable(refused);
