@@ -1,7 +1,9 @@
 package io.colocation.quota;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -77,6 +79,17 @@ public final class QuotaBook {
             usage.merge(quota, c.usage(), QuotaUsage::plus);
         }
         requestVersion++;
+    }
+
+    /** Each quota's own pods on a node that may be preempted, by quota (the candidates of revocation). */
+    public Map<String, List<QuotaPod>> assignedPreemptible() {
+        Map<String, List<QuotaPod>> out = new TreeMap<>();
+        for (Charge c : charges.values()) {
+            if (c.pod().assigned() && !c.pod().nonPreemptible()) {
+                out.computeIfAbsent(c.quota(), q -> new ArrayList<>()).add(c.pod());
+            }
+        }
+        return out;
     }
 
     /** Each quota's own pods' usage, by name (a copy). */

@@ -61,6 +61,18 @@ public final class ResourceAmounts {
         return combine(other, (a, b) -> Math.max(a - b, 0));
     }
 
+    /** This less {@code other}, possibly below 0 (Kubernetes' {@code quota.Subtract}). */
+    public ResourceAmounts minus(ResourceAmounts other) {
+        return combine(other, Math::subtractExact);
+    }
+
+    /** Without the names whose amount is 0 (Kubernetes' {@code quota.RemoveZeros}). */
+    public ResourceAmounts withoutZeros() {
+        TreeMap<String, Long> m = new TreeMap<>(amounts);
+        m.values().removeIf(v -> v == 0);
+        return new ResourceAmounts(m);
+    }
+
     /** Only the names in {@code names}. */
     public ResourceAmounts masked(Set<String> names) {
         TreeMap<String, Long> m = new TreeMap<>();

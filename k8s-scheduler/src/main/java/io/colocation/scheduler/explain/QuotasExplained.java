@@ -20,7 +20,7 @@ import java.util.Map;
  * before the pod is placed (pending pods in their quota's request, bound ones in its used too), and the pod's own
  * quota with the plugin's PreFilter verdict, even when an earlier pre-filter stopped the cycle.
  */
-record QuotasExplained(QuotaRuntime runtime, String podQuota, Status verdict) {
+record QuotasExplained(ElasticQuota.View view, String podQuota, Status verdict) {
 
     /** Null when the profile does not enable ElasticQuota. */
     static QuotasExplained of(Profile profile, SchedulingInput.Result input, List<String> notes) {
@@ -36,7 +36,7 @@ record QuotasExplained(QuotaRuntime runtime, String podQuota, Status verdict) {
         ElasticQuota.View view = plugin.view(input.snapshot().order().allocatableTotal());
         view.problems().forEach((q, why) -> notes.add("ElasticQuota " + q + " is left out of the tree: " + why));
         Status verdict = plugin.preFilter(new CycleState(input.snapshot()), input.pending());
-        return new QuotasExplained(view.runtime(), plugin.quotaOf(input.pending()), verdict);
+        return new QuotasExplained(view, plugin.quotaOf(input.pending()), verdict);
     }
 
     Map<String, Object> podVerdict() {
@@ -50,7 +50,7 @@ record QuotasExplained(QuotaRuntime runtime, String podQuota, Status verdict) {
     /** Every quota of the tree in tree order, resource lists as Kubernetes quantity strings (Koordinator's annotations). */
     List<Object> tree() {
         List<Object> out = new ArrayList<>();
-        for (QuotaRuntime.Entry e : runtime.entries()) {
+        for (QuotaRuntime.Entry e : view.runtime().entries()) {
             Map<String, Object> q = new LinkedHashMap<>();
             q.put("name", e.spec().name());
             q.put("namespace", e.spec().namespace());
@@ -61,7 +61,7 @@ record QuotasExplained(QuotaRuntime runtime, String podQuota, Status verdict) {
             q.put("request", QuotaUnits.write(e.state().request()));
             q.put("autoScaleMin", QuotaUnits.write(e.state().autoScaleMin()));
             q.put("runtime", QuotaUnits.write(e.state().runtime()));
-            q.put("used", QuotaUnits.write(e.usage().used()));
+            q.put("used", QuotaUnits.write(view.usage().get(e.spec().name()).used()));
             out.add(q);
         }
         return out;
@@ -76,9 +76,9 @@ record QuotasExplained(QuotaRuntime runtime, String podQuota, Status verdict) {
     }
 
     private void print(String name, int depth, PrintStream out) {
-        QuotaRuntime.Entry e = runtime.get(name);
+        QuotaRuntime.Entry e = view.runtime().get(name);
         out.println("  ".repeat(depth) + name + "  " + (name.equals(QuotaTree.ROOT) ? "total " + list(e.state().runtime())
-                : list(e.spec().min()) + " / " + list(e.state().runtime()) + " / " + list(e.usage().used())));
+                : list(e.spec().min()) + " / " + list(e.state().runtime()) + " / " + list(view.usage().get(name).used())));
         for (String c : e.children()) {
             print(c, depth + 1, out);
         }

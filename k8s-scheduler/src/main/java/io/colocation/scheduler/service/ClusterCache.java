@@ -49,7 +49,7 @@ final class ClusterCache implements Framework.Assumption, AutoCloseable {
 
     private final KubernetesClient client;
     private final Clock clock;
-    private static final String ELASTIC_QUOTA_API_VERSION = "scheduling.sigs.k8s.io/v1alpha1";
+    static final String ELASTIC_QUOTA_API_VERSION = "scheduling.sigs.k8s.io/v1alpha1";
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
     private volatile boolean synced;

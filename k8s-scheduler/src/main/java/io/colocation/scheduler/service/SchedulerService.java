@@ -5,14 +5,18 @@ import io.colocation.helpers.concurrent.Daemons;
 import io.colocation.helpers.lifecycle.Lifecycle;
 import io.colocation.kube.client.ApiServerProbe;
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.kube.client.Evictions;
+import io.colocation.kube.client.KubernetesClients;
 import io.colocation.model.pod.PodPhases;
 import io.colocation.scheduler.framework.ClusterSnapshot;
 import io.colocation.scheduler.framework.Framework;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.Profile;
 import io.colocation.scheduler.framework.Snapshots;
+import io.colocation.scheduler.plugins.elasticquota.ElasticQuota;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.prometheus.client.CollectorRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +43,8 @@ public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
 
     static final long POD_GROUP_SYNC_MILLIS = 1_000;
+    /** Koordinator's ElasticQuotaController writes every second. */
+    static final long QUOTA_STATUS_SYNC_MILLIS = 1_000;
     /** Bindings in flight at once: enough to keep the configured write rate busy while each waits for its answer. */
     private static final int BINDERS = 16;
     /** A leading loop silent this long is stuck: liveness fails so the kubelet restarts the replica. */
@@ -66,6 +73,12 @@ public final class SchedulerService implements AutoCloseable {
     /** PodGroup statuses, written by the leader on a thread of their own (a slow API server never delays Permit). */
     private final ScheduledExecutorService podGroupSync;
     private final PodGroupStatusController podGroups;
+    /** ElasticQuota status and revocation, by the leader on a thread of their own; null without the plugin. */
+    private final ScheduledExecutorService quotaSync;
+    private final ElasticQuotaStatusController quotaStatus;
+    private final QuotaOveruseRevoker quotaRevoker;
+    /** The revoker's: a budget's 429 is an answer to report, not a failure for fabric8 to retry for 15 s. */
+    private final KubernetesClient evictionClient;
     private final ExecutorService binding;
     private final PodScheduling scheduling;
     private volatile boolean leading;
@@ -103,6 +116,15 @@ public final class SchedulerService implements AutoCloseable {
         this.podGroupSync = Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-podgroup-status"));
         this.podGroups = new PodGroupStatusController(client, cache::pods, clock);
         this.events = new EventRecorder(client, config.schedulerName, wall, new WriteRate(config.clientQps, config.clientBurst)::acquire);
+        ElasticQuota quotas = profile.plugins().stream().filter(ElasticQuota.class::isInstance).map(ElasticQuota.class::cast)
+                .findFirst().orElse(null);
+        Supplier<Map<String, Long>> total = () -> cache.snapshot(clock.instant()).order().allocatableTotal();
+        this.quotaSync = quotas == null ? null : Executors.newSingleThreadScheduledExecutor(Daemons.named("k8s-scheduler-quota"));
+        this.quotaStatus = quotas == null ? null : new ElasticQuotaStatusController(client, quotas, cache.elasticQuotas(), total);
+        this.evictionClient = quotas == null || !QuotaOveruseRevoker.enabled(quotas) ? null
+                : new KubernetesClientBuilder().withConfig(KubernetesClients.withoutRetries(client.getConfiguration())).build();
+        this.quotaRevoker = evictionClient == null ? null : new QuotaOveruseRevoker(quotas, total, cache::current,
+                (ns, name) -> Evictions.evict(evictionClient, ns, name), events, clock);
         this.binding = Executors.newFixedThreadPool(BINDERS, Daemons.named("k8s-scheduler-bind"));
         this.metrics = new SchedulerMetrics(queue::sizes, waits::size, () -> leading);
         this.scheduling = new PodScheduling(framework, cache, queue, waits, events, metrics, binding, clock, wall, () -> leading);
@@ -143,6 +165,20 @@ public final class SchedulerService implements AutoCloseable {
                 podGroups.sync();
             }
         }, e -> LOG.error("PodGroup status: unexpected failure in a pass", e));
+        if (quotaStatus != null) {
+            Daemons.every(quotaSync, QUOTA_STATUS_SYNC_MILLIS, () -> {
+                if (leading) {
+                    quotaStatus.sync();
+                }
+            }, e -> LOG.error("ElasticQuota status: unexpected failure in a pass", e));
+        }
+        if (quotaRevoker != null) {
+            Daemons.every(quotaSync, quotaRevoker.intervalMillis(), () -> {
+                if (leading) {
+                    quotaRevoker.revoke();
+                }
+            }, e -> LOG.error("ElasticQuota revocation: unexpected failure in a round", e));
+        }
     }
 
     private synchronized void lead() {
@@ -272,6 +308,9 @@ public final class SchedulerService implements AutoCloseable {
         }
         permitTimer.shutdownNow();
         podGroupSync.shutdownNow();
+        if (quotaSync != null) {
+            quotaSync.shutdownNow();
+        }
         // A binding the API server is answering finishes and records its Event before the recorder closes (the waiting
         // ones see leading false and give their pods back); the pod is bound either way, its Event would be lost.
         binding.shutdown();
@@ -284,6 +323,9 @@ public final class SchedulerService implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         events.close();
+        if (evictionClient != null) {
+            evictionClient.close();
+        }
         cache.close();
         if (probe != null) {
             probe.close();

@@ -71,7 +71,7 @@ public final class ColocationObjects {
 
     /**
      * What a cluster admin applies before the parts start: the CRDs of {@code conf/kubernetes/crds} (NodeMetric, NodeSLO,
-     * PodGroup, ClusterColocationProfile), its priority classes, {@code namespaces}, and the slo-controller-config ConfigMap in koordinator-system
+     * PodGroup, ElasticQuota, ClusterColocationProfile), its priority classes, {@code namespaces}, and the slo-controller-config ConfigMap in koordinator-system
      * with {@code sloConfig} (key → JSON value). Anything that fails is a {@link PartFailedException} naming conf/kubernetes.
      */
     public static void installAdminObjects(KubernetesClient client, Path confDir, List<String> namespaces, Map<String, String> sloConfig)
@@ -81,6 +81,7 @@ public final class ColocationObjects {
             installNodeMetricCrd(client, kube.resolve("crds/slo.koordinator.sh_nodemetrics.yaml"));
             installCrd(client, kube.resolve("crds/slo.koordinator.sh_nodeslos.yaml"), KoordinatorKeys.NODE_METRIC_API_VERSION, "NodeSLO");
             installCrd(client, kube.resolve("crds/scheduling.sigs.k8s.io_podgroups.yaml"), "scheduling.sigs.k8s.io/v1alpha1", "PodGroup");
+            installCrd(client, kube.resolve("crds/scheduling.sigs.k8s.io_elasticquotas.yaml"), "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota");
             installCrd(client, kube.resolve("crds/config.koordinator.sh_clustercolocationprofiles.yaml"), "config.koordinator.sh/v1alpha1",
                     "ClusterColocationProfile");
             try (InputStream in = Files.newInputStream(kube.resolve("priority-classes.yaml"))) {

@@ -6,6 +6,8 @@ import io.colocation.api.InvalidInputException;
 import io.colocation.broker.nodeagent.ApiServerPods;
 import io.colocation.broker.nodeagent.NodeAgentReviews;
 import io.colocation.broker.nodeagent.ReleaseProof;
+import io.colocation.broker.quota.ApiServerQuotas;
+import io.colocation.broker.quota.QuotaReviews;
 import io.colocation.broker.webhook.AdmissionReviews;
 import io.colocation.broker.webhook.PodMutation;
 import io.colocation.broker.webhook.ProfileReviews;
@@ -24,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker's admission webhooks as one part of a broker replica, leader or not (admission must not wait for an
  * election): the ClusterColocationProfile pod-mutating webhook ({@value #MUTATE_POD}), the profiles' validating webhook
- * ({@value #VALIDATE_PROFILE}) and, when configured, the node agent's restriction ({@value #NODE_AGENT}); the informers
+ * ({@value #VALIDATE_PROFILE}), the ElasticQuotas' validating webhook ({@value #VALIDATE_QUOTA}) and, when configured, the node agent's restriction ({@value #NODE_AGENT}); the informers
  * they read, the HTTPS server, and the certificate kept current every {@code checkInterval}. Lifecycle: {@link #start} (fails with one line when the CRD, the Secret or the port is missing),
  * then {@link #stop}.
  */
@@ -34,6 +36,8 @@ public final class AdmissionWebhook {
     public static final String MUTATE_POD = "/mutate-pod";
     /** The ClusterColocationProfile validating webhook's path. */
     public static final String VALIDATE_PROFILE = "/validate-profile";
+    /** The ElasticQuota validating webhook's path. */
+    public static final String VALIDATE_QUOTA = "/validate-elasticquota";
     /** The node restriction of the node agent (a mutating webhook: it stamps the releases it allows). */
     public static final String NODE_AGENT = "/node-agent";
 
@@ -114,6 +118,12 @@ public final class AdmissionWebhook {
             record(a);
             return a.review();
         });
+        ApiServerQuotas quotas = new ApiServerQuotas(client);
+        reviewers.put(VALIDATE_QUOTA, body -> {
+            QuotaReviews.Answer a = QuotaReviews.answer(body, quotas);
+            record(a);
+            return a.review();
+        });
         NodeAgent nodeAgent = settings.nodeAgent();
         if (nodeAgent != null) {
             ApiServerPods pods = new ApiServerPods(client, Clock.systemUTC());
@@ -174,6 +184,15 @@ public final class AdmissionWebhook {
             LOG.warn("node agent {} refused: {}", a.agent(), a.message());
         } else if (!a.message().isEmpty()) {
             LOG.debug("node agent {}: {}", a.agent(), a.message());
+        }
+    }
+
+    private void record(QuotaReviews.Answer a) {
+        metrics.meter(MetricRegistry.name("colocation", "webhook", "elasticquota", a.decision().replace(' ', '-'))).mark();
+        if (a.decision().equals("refused")) {
+            LOG.warn("ElasticQuota {} refused: {}", a.quota(), a.message());
+        } else if (!a.message().isEmpty()) {
+            LOG.info("ElasticQuota {} allowed with a warning: {}", a.quota(), a.message());
         }
     }
 

@@ -56,7 +56,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The probe's attacks on admission (issue 46), against a real kube-apiserver 1.20 calling the webhook with the
  * configuration conf/kubernetes/webhook.yaml ships (by URL instead of its Service): slow clients and pods of many
  * containers do not take admission away, a kube-system pod is never converted, profile typos are refused at apply
- * and a profile that got in anyway is skipped instead of failing every pod, an absurd quantity gets a message, and
+ * and a profile that got in anyway is skipped instead of failing every pod, ElasticQuota tree mistakes are refused at
+ * apply, an absurd quantity gets a message, and
  * where the API server presents its client certificate the webhook serves no one else.
  */
 @ExtendWith(KubeApiServerExtension.class)
@@ -194,6 +195,41 @@ class AdmissionHardeningTest {
             assertTrue(refused.getMessage().contains(t.getValue()), refused.getMessage());
         }
         assertNotNull(profile(client, "a-fine-one", "{probability: \"50%\", selector: {matchLabels: {app: nothing-here}}}"));
+    }
+
+    private static GenericKubernetesResource quota(KubernetesClient client, String namespace, String name, String labels, String spec) {
+        return client.resource(client.getKubernetesSerialization().unmarshal("apiVersion: scheduling.sigs.k8s.io/v1alpha1\nkind: ElasticQuota\n"
+                + "metadata: {name: " + name + ", namespace: " + namespace + ", labels: {" + labels + "}}\nspec: " + spec,
+                GenericKubernetesResource.class)).create();
+    }
+
+    /** ElasticQuota tree mistakes are refused when applied, each with the quota and the rule named; a parent with children is not deleted. */
+    @Test
+    void quotaTreeMistakesAreRefusedWhenApplied(KubernetesClient client) {
+        String isParent = "quota.scheduling.koordinator.sh/is-parent: \"true\"";
+        String underOrg = "quota.scheduling.koordinator.sh/parent: hardening-org";
+        quota(client, PLAIN, "hardening-org", isParent, "{min: {cpu: 10}, max: {cpu: 20}}");
+        quota(client, PLAIN, "hardening-team", underOrg, "{min: {cpu: 6}, max: {cpu: 20}}");
+        Map<String, String> mistakes = Map.of(
+                "hardening-min-above-max", "{min: {cpu: 3}, max: {cpu: 2}}|" + "|spec.min.cpu is above spec.max.cpu (cpu:3 > cpu:2)",
+                "hardening-orphan", "{max: {cpu: 2}}|quota.scheduling.koordinator.sh/parent: nobody"
+                        + "|label quota.scheduling.koordinator.sh/parent nobody: no such ElasticQuota",
+                "hardening-greedy", "{min: {cpu: 5}, max: {cpu: 8}}|" + underOrg
+                        + "|the children of hardening-org ask min cpu:11 in all, above its min cpu:10",
+                "hardening-negative", "{max: {cpu: -1}}||spec.max.cpu: negative quantity");
+        for (Map.Entry<String, String> m : mistakes.entrySet()) {
+            String[] specLabelsWhy = m.getValue().split("\\|", -1);
+            KubernetesClientException refused = assertThrows(KubernetesClientException.class,
+                    () -> quota(client, PLAIN, m.getKey(), specLabelsWhy[1], specLabelsWhy[0]), m.getKey());
+            assertEquals(422, refused.getCode(), refused.getMessage());
+            assertTrue(refused.getMessage().contains("ElasticQuota " + PLAIN + "/" + m.getKey()) && refused.getMessage().contains(specLabelsWhy[2]),
+                    refused.getMessage());
+        }
+        KubernetesClientException delete = assertThrows(KubernetesClientException.class, () -> client.genericKubernetesResources(
+                "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(PLAIN).withName("hardening-org").delete());
+        assertTrue(delete.getMessage().contains("the quota has children (hardening-team)"), delete.getMessage());
+        client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(PLAIN).withName("hardening-team").delete();
+        client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(PLAIN).withName("hardening-org").delete();
     }
 
     /**

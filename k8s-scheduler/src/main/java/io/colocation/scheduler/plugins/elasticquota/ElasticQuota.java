@@ -9,6 +9,7 @@ import io.colocation.quota.QuotaBook;
 import io.colocation.quota.QuotaDirectory;
 import io.colocation.quota.QuotaPod;
 import io.colocation.quota.QuotaRuntime;
+import io.colocation.quota.QuotaUsage;
 import io.colocation.quota.ResourceAmounts;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Handle;
@@ -22,6 +23,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -149,12 +151,19 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
         return runtime;
     }
 
-    /** The tree on the cycle's cluster total as it stands, with each quota's usage now; for explain and the console. */
+    /**
+     * The tree on {@code total} as it stands, with each quota's usage now (its subtree's; pods placed since the tree was
+     * computed included) and its own preemptible pods on nodes; for the status writer, the revocation, explain and the console.
+     */
     public synchronized View view(Map<String, Long> total) {
         QuotaRuntime tree = runtime(total);
         Map<String, String> problems = new TreeMap<>(unreadable);
         problems.putAll(tree.problems());
-        return new View(tree, problems);
+        Map<String, QuotaUsage> usage = new LinkedHashMap<>();
+        for (QuotaRuntime.Entry e : tree.entries()) {
+            usage.put(e.spec().name(), tree.usage(e.spec().name(), book::usage));
+        }
+        return new View(tree, problems, usage, book.assignedPreemptible());
     }
 
     /** The quota the pod belongs to, as the quotas are now. */
@@ -163,8 +172,14 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
         return book.directory().quotaOf(pod.pod().getMetadata().getNamespace(), pod.pod().getMetadata().getLabels());
     }
 
-    /** The tree and the quotas left out of it, with why. */
-    public record View(QuotaRuntime runtime, Map<String, String> problems) {
+    /**
+     * The tree and the quotas left out of it, with why.
+     *
+     * @param usage               each quota of the tree's usage now, in tree order
+     * @param assignedPreemptible each quota's own pods on a node that may be preempted
+     */
+    public record View(QuotaRuntime runtime, Map<String, String> problems, Map<String, QuotaUsage> usage,
+            Map<String, List<QuotaPod>> assignedPreemptible) {
     }
 
     @Override

@@ -3,10 +3,10 @@ package io.colocation.koordlet.qos.agent;
 import io.colocation.koordlet.qos.Victim;
 import io.colocation.koordlet.yarn.YarnContainers;
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.kube.client.Evictions;
 import io.colocation.kube.client.YarnReleaseWriter;
 import io.colocation.model.node.YarnRelease;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Optional;
@@ -47,23 +47,9 @@ public final class ClusterEvictions implements EvictionExecutor {
         if (pod == null) {
             return Optional.of("the pod is gone");
         }
-        try {
-            boolean done;
-            try {
-                done = client.pods().inNamespace(victim.namespace()).withName(victim.name()).evict(new EvictionBuilder()
-                        .withNewMetadata().withName(victim.name()).withNamespace(victim.namespace()).endMetadata().build());
-            } catch (KubernetesClientException e) {
-                // Before 1.22 the server has no policy/v1 Eviction: 404, or 400 "no kind Eviction ... for version policy/v1".
-                if (e.getCode() != 404 && (e.getCode() != 400 || !String.valueOf(e.getMessage()).contains("policy/v1"))) {
-                    throw e;
-                }
-                done = client.pods().inNamespace(victim.namespace()).withName(victim.name()).evict(); // policy/v1beta1
-            }
-            if (!done) {
-                return Optional.of("the Eviction API refused (a PodDisruptionBudget?)");
-            }
-        } catch (KubernetesClientException e) {
-            return Optional.of("eviction failed: " + e.getMessage());
+        Optional<String> refused = Evictions.evict(client, victim.namespace(), victim.name());
+        if (refused.isPresent()) {
+            return refused;
         }
         event(pod, strategy, reason);
         return Optional.empty();
