@@ -47,6 +47,27 @@ public final class QuotaBook {
         return quota;
     }
 
+    /**
+     * The pod charged before is now on a node ({@code onNode}) or no longer: its requests become used or stop being,
+     * nothing else of its charge changes (a reservation and its undoing, the scheduling cycle's hot path). False when
+     * the pod is not charged.
+     */
+    public boolean assign(String key, boolean onNode) {
+        Charge c = charges.get(key);
+        if (c == null) {
+            return false;
+        }
+        if (c.pod().assigned() != onNode) {
+            ResourceAmounts r = c.usage().request();
+            QuotaUsage held = new QuotaUsage(ResourceAmounts.NONE, r, ResourceAmounts.NONE, c.pod().nonPreemptible() ? r : ResourceAmounts.NONE);
+            QuotaUsage now = onNode ? c.usage().plus(held) : c.usage().minus(held);
+            charges.put(key, new Charge(c.pod().assigned(onNode), c.quota(), now));
+            QuotaUsage quotaNow = usage.get(c.quota());
+            usage.put(c.quota(), onNode ? quotaNow.plus(held) : quotaNow.minus(held));
+        }
+        return true;
+    }
+
     /** The pod is gone (deleted or ended): nothing of it is charged. */
     public void remove(String key) {
         Charge was = charges.remove(key);
@@ -67,9 +88,14 @@ public final class QuotaBook {
         usage.put(c.quota(), left);
     }
 
-    /** New quotas: every pod is resolved and charged again. */
+    /** New quotas: every pod is resolved and charged again, unless each would resolve and be charged as before. */
     public void directory(QuotaDirectory next) {
+        boolean same = next.resolvesAs(directory);
         directory = next;
+        requestVersion++;
+        if (same) {
+            return;
+        }
         usage.clear();
         for (Map.Entry<String, Charge> e : charges.entrySet()) {
             QuotaPod pod = e.getValue().pod();
@@ -78,7 +104,6 @@ public final class QuotaBook {
             e.setValue(c);
             usage.merge(quota, c.usage(), QuotaUsage::plus);
         }
-        requestVersion++;
     }
 
     /** Each quota's own pods on a node that may be preempted, by quota (the candidates of revocation). */

@@ -101,6 +101,24 @@ public final class QuotaDirectory {
         return Collections.unmodifiableCollection(byName.values());
     }
 
+    /**
+     * Whether every pod resolves to the same quota here as in {@code other} and is charged the same: the same quotas by
+     * name and namespace, listing the same namespaces, with max over the same resources (a change of min, max amounts,
+     * weights, parents or lending only).
+     */
+    public boolean resolvesAs(QuotaDirectory other) {
+        if (!byName.keySet().equals(other.byName.keySet()) || !byListedNamespace.equals(other.byListedNamespace)) {
+            return false;
+        }
+        for (ElasticQuotaSpec q : byName.values()) {
+            ElasticQuotaSpec o = other.byName.get(q.name());
+            if (!q.namespace().equals(o.namespace()) || !q.max().names().equals(o.max().names())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Quotas left out (a second of one name), by {@code namespace/name}, with why. */
     public Map<String, String> problems() {
         return Collections.unmodifiableMap(problems);

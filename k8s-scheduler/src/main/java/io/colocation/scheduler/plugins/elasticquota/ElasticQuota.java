@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,7 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
     private final Set<String> reserved = new HashSet<>();
     private long directoryVersion = -1;
     private Map<String, String> unreadable = Map.of();
+    private Map<String, Read> reads = Map.of();
     private QuotaRuntime runtime;
     private long runtimeRequestVersion = -1;
     private Map<String, Long> runtimeTotal;
@@ -110,7 +112,10 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
         book.remove(key);
     }
 
-    /** The quotas as the source has them now; an unreadable one is left out, named in the log and in {@link #view}. */
+    /**
+     * The quotas as the source has them now; an unreadable one is left out, named in the log (once per version) and in
+     * {@link #view}. An object is read again only when its resourceVersion changed.
+     */
     private void refreshDirectory() {
         if (source == null || source.version() == directoryVersion) {
             return;
@@ -118,22 +123,42 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
         directoryVersion = source.version();
         List<ElasticQuotaSpec> specs = new ArrayList<>();
         Map<String, String> bad = new TreeMap<>();
+        Map<String, Read> now = new HashMap<>();
         for (GenericKubernetesResource o : source.objects()) {
-            try {
-                ElasticQuotaSpec spec = ElasticQuotaSpec.read(Serialization.jsonMapper().valueToTree(o));
-                specs.add(spec);
-                if (spec.sharedWeightNote() != null) {
-                    LOG.info("ElasticQuota {}/{}: {}", spec.namespace(), spec.name(), spec.sharedWeightNote());
-                }
-            } catch (InvalidInputException e) {
-                String name = o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
-                bad.put(name, e.getMessage());
-                LOG.warn("an ElasticQuota the scheduler cannot read is left out of the tree (its pods go to {}): {}",
-                        QuotaDirectory.DEFAULT, e.getMessage());
+            String name = o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+            String version = o.getMetadata().getResourceVersion();
+            Read r = reads.get(name);
+            if (r == null || version == null || !version.equals(r.resourceVersion())) {
+                r = read(o, name, version);
+            }
+            now.put(name, r);
+            if (r.spec() != null) {
+                specs.add(r.spec());
+            } else {
+                bad.put(name, r.error());
             }
         }
+        reads = now;
         unreadable = bad;
         book.directory(directory(specs)); // its problems are the tree's too: runtime() logs them
+    }
+
+    /** One ElasticQuota object as read at one resourceVersion: its spec, or why it does not read. */
+    private record Read(String resourceVersion, ElasticQuotaSpec spec, String error) {
+    }
+
+    private static Read read(GenericKubernetesResource o, String name, String version) {
+        try {
+            ElasticQuotaSpec spec = ElasticQuotaSpec.read(Serialization.jsonMapper().valueToTree(o));
+            if (spec.sharedWeightNote() != null) {
+                LOG.info("ElasticQuota {}: {}", name, spec.sharedWeightNote());
+            }
+            return new Read(version, spec, null);
+        } catch (InvalidInputException e) {
+            LOG.warn("an ElasticQuota the scheduler cannot read is left out of the tree (its pods go to {}): {}",
+                    QuotaDirectory.DEFAULT, e.getMessage());
+            return new Read(version, null, e.getMessage());
+        }
     }
 
     /** The tree on {@code total}, recomputed only when a quota, a request or the total changed. */
@@ -195,19 +220,17 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
     @Override
     public synchronized Status reserve(CycleState state, PodInfo pod, String node) {
         reserved.add(pod.key());
-        QuotaPod charged = book.pod(pod.key());
-        book.put(charged != null ? charged.assigned(true) : new QuotaPod(pod.key(), pod.pod().getMetadata().getNamespace(),
-                pod.pod().getMetadata().getLabels(), ResourceAmounts.of(pod.requests()), true));
+        if (!book.assign(pod.key(), true)) {
+            book.put(new QuotaPod(pod.key(), pod.pod().getMetadata().getNamespace(), pod.pod().getMetadata().getLabels(),
+                    ResourceAmounts.of(pod.requests()), true));
+        }
         return Status.SUCCESS;
     }
 
     @Override
     public synchronized void unreserve(CycleState state, PodInfo pod, String node) {
         if (reserved.remove(pod.key())) {
-            QuotaPod charged = book.pod(pod.key());
-            if (charged != null) {
-                book.put(charged.assigned(false));
-            }
+            book.assign(pod.key(), false);
         }
     }
 }
