@@ -183,6 +183,27 @@
     if (!body.firstChild) { row(['', 'nothing uses Batch', '', '', '', '', '', ''], 'muted'); }
   }
 
+  // The ElasticQuota tree: min, what the k8s-scheduler lets each quota hold now (runtime) and what it holds.
+  function renderQuotas(q) {
+    var body = document.querySelector('#quotas tbody');
+    body.textContent = '';
+    function list(r) {
+      return r ? Object.keys(r).map(function (k) { return k.replace('kubernetes.io/', '') + ' ' + r[k]; }).join(', ') : '-';
+    }
+    function row(cells, cls) {
+      var tr = el('tr', cls ? { 'class': cls } : {});
+      cells.forEach(function (c) { tr.appendChild(el('td', {}, String(c))); });
+      body.appendChild(tr);
+    }
+    if (!q) { row(['quotas cannot be read now', '', '', '', '', ''], 'muted'); return; }
+    if (!q.installed) { row(['no ElasticQuota CRD in this cluster', '', '', '', '', ''], 'muted'); return; }
+    q.quotas.forEach(function (r) {
+      row(['\u00a0\u00a0'.repeat(r.depth - 1) + r.name, r.namespace, list(r.min), list(r.runtime), list(r.used),
+        r.state === 'unknown' ? 'not written yet' : r.state], r.state === 'borrowing' ? 'warn' : '');
+    });
+    if (!body.firstChild) { row(['no quotas', '', '', '', '', ''], 'muted'); }
+  }
+
   function renderHealth(h) {
     var list = document.getElementById('health');
     list.textContent = '';
@@ -195,13 +216,15 @@
   }
 
   function refresh() {
-    Promise.all([get('api/v1/cluster'), get(nodesPath()), get('api/v1/health'), get('api/v1/workloads?limit=' + PAGE)]).then(function (r) {
+    Promise.all([get('api/v1/cluster'), get(nodesPath()), get('api/v1/health'), get('api/v1/workloads?limit=' + PAGE),
+      get('api/v1/quotas').catch(function () { return null; })]).then(function (r) {
       renderTotals(r[0]);
       if (r[1].total > 0 && page.offset >= r[1].total) { page.offset = Math.floor((r[1].total - 1) / PAGE) * PAGE; }
       renderNodes(r[1].items || [], r[1].now ? millis(r[1].now) : Date.now());
       renderPager(r[1]);
       renderHealth(r[2]);
       renderWorkloads(r[3]);
+      renderQuotas(r[4]);
     }).catch(function (e) {
       document.getElementById('leader').textContent = 'cannot reach the broker: ' + e.message;
     });

@@ -82,6 +82,13 @@ public final class StatusCommand {
             JsonNode cluster = get(http, base, "/api/v1/cluster");
             JsonNode nodes = get(http, base, "/api/v1/nodes");
             print(base, cluster, nodes, top, out);
+            JsonNode quotas;
+            try {
+                quotas = get(http, base, "/api/v1/quotas");
+            } catch (BrokerUnreadable e) {
+                quotas = null; // a broker before quotas, or the API server not answering: the rest stands
+            }
+            printQuotas(quotas, out);
             return 0;
         } catch (BrokerUnreadable e) {
             err.println("colocation status: " + e.getMessage());
@@ -166,6 +173,37 @@ public final class StatusCommand {
             out.printf(Locale.ROOT, "... and %d more (--top %d shows them)%n", items.size() - top, items.size());
         }
         out.println("CPU in cores; per node: GET " + base + "/api/v1/nodes/NAME");
+    }
+
+    /** One line per top-level ElasticQuota: its min, its runtime and what it uses, as the k8s-scheduler last wrote them. */
+    private static void printQuotas(JsonNode quotas, PrintStream out) {
+        if (quotas == null || !quotas.path("installed").asBoolean()) {
+            return;
+        }
+        List<JsonNode> top = new ArrayList<>();
+        quotas.path("quotas").forEach(q -> {
+            if (q.path("depth").asInt() == 1) {
+                top.add(q);
+            }
+        });
+        if (top.isEmpty()) {
+            return;
+        }
+        out.println();
+        for (JsonNode q : top) {
+            out.printf(Locale.ROOT, "quota %s/%s: min %s, runtime %s, used %s%s%n", q.path("namespace").asText(), q.path("name").asText(),
+                    list(q.path("min")), list(q.path("runtime")), list(q.path("used")),
+                    q.path("state").asText().equals("unknown") ? " (not yet written by the k8s-scheduler)" : ", " + q.path("state").asText());
+        }
+    }
+
+    private static String list(JsonNode resources) {
+        if (!resources.isObject()) {
+            return "-";
+        }
+        List<String> parts = new ArrayList<>();
+        resources.fields().forEachRemaining(e -> parts.add(e.getKey() + " " + e.getValue().asText()));
+        return parts.isEmpty() ? "{}" : String.join(", ", parts);
     }
 
     /** Higher first: degraded, then use beyond origin, then drained, then an unreachable YARN. */

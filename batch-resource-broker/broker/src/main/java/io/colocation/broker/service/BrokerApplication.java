@@ -13,6 +13,7 @@ import io.colocation.broker.service.resources.ClusterResource;
 import io.colocation.broker.service.resources.ConsoleResource;
 import io.colocation.broker.service.resources.HealthResource;
 import io.colocation.broker.service.resources.NodesResource;
+import io.colocation.broker.service.resources.QuotasResource;
 import io.colocation.broker.service.resources.WorkloadsResource;
 import io.colocation.broker.service.tasks.DrainBatchTask;
 import io.colocation.broker.service.tasks.NodeDrain;
@@ -159,6 +160,7 @@ public class BrokerApplication extends Application<BrokerConfiguration> {
         environment.jersey().register(new NodesResource(broker.ledger(), broker.leadership(), drain, broker::resync, broker.clock()));
         environment.jersey().register(new ClusterResource(broker.ledger(), broker.leadership(), broker.replicaId(), broker.policy()));
         environment.jersey().register(new WorkloadsResource(broker.view()::pods, broker.yarnSides()));
+        environment.jersey().register(new QuotasResource(kubernetes));
         environment.jersey().register(new HealthResource(environment.healthChecks()));
         environment.jersey().register(new ConsoleResource());
         environment.admin().addServlet("drain-batch", new DrainBatchTask(drain)).addMapping("/tasks/drain-batch");

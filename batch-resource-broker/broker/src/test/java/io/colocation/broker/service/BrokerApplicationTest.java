@@ -131,6 +131,51 @@ class BrokerApplicationTest {
                 new PrintStream(new ByteArrayOutputStream())));
     }
 
+    /**
+     * {@code GET /api/v1/quotas} and {@code colocation status} show the ElasticQuota tree with what the k8s-scheduler
+     * wrote on each quota (written here as the scheduler writes it: its annotations and status.used).
+     */
+    @Test
+    void quotasShowTheTreeWithWhatTheSchedulerWrote(KubernetesClient client) throws Exception {
+        ColocationObjects.installCrd(client, Path.of("../../conf/kubernetes/crds/scheduling.sigs.k8s.io_elasticquotas.yaml"),
+                "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota");
+        var quotas = client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(NS);
+        quotas.resource(client.getKubernetesSerialization().unmarshal("""
+                apiVersion: scheduling.sigs.k8s.io/v1alpha1
+                kind: ElasticQuota
+                metadata: {name: app-org, labels: {quota.scheduling.koordinator.sh/is-parent: "true"}}
+                spec: {min: {kubernetes.io/batch-cpu: "8k"}, max: {kubernetes.io/batch-cpu: "16k"}}
+                """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+        quotas.resource(client.getKubernetesSerialization().unmarshal("""
+                apiVersion: scheduling.sigs.k8s.io/v1alpha1
+                kind: ElasticQuota
+                metadata:
+                  name: app-team
+                  labels: {quota.scheduling.koordinator.sh/parent: app-org}
+                  annotations: {quota.scheduling.koordinator.sh/runtime: '{"kubernetes.io/batch-cpu":"6k"}'}
+                spec: {min: {kubernetes.io/batch-cpu: "4k"}, max: {kubernetes.io/batch-cpu: "8k"}}
+                """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+        quotas.withName("app-team").subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"status\": {\"used\": {\"kubernetes.io/batch-cpu\": \"6k\"}}}");
+        try {
+            JsonNode listed = get(api + "/api/v1/quotas");
+            assertTrue(listed.path("installed").asBoolean());
+            List<String> rows = new java.util.ArrayList<>();
+            listed.path("quotas").forEach(q -> rows.add(q.path("name").asText() + "@" + q.path("depth").asInt() + ":" + q.path("state").asText()));
+            assertEquals(List.of("app-org@1:unknown", "app-team@2:borrowing"), rows, listed.toString());
+            assertEquals("6k", listed.path("quotas").get(1).path("used").path("kubernetes.io/batch-cpu").asText());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertEquals(0, StatusCommand.run(new String[] {"--top", "0"}, Map.of("COLOCATION_BROKER_URL", api), new PrintStream(out, true),
+                    new PrintStream(new ByteArrayOutputStream(), true)));
+            String text = out.toString(StandardCharsets.UTF_8);
+            assertTrue(text.contains("quota " + NS + "/app-org: min kubernetes.io/batch-cpu 8k, runtime -, used - (not yet written by the"
+                    + " k8s-scheduler)"), text);
+        } finally {
+            quotas.withName("app-team").delete();
+            quotas.withName("app-org").delete();
+        }
+    }
+
     @Test
     void servesTheLedgerTotalsHealthAndPrometheus() throws Exception {
         // The ledger is updated once the pass's writes are done, so it may trail the node status briefly.
@@ -378,6 +423,8 @@ class BrokerApplicationTest {
             assertTrue(dom.contains("nodes 1–"), "the pager: " + dom);
             assertTrue(dom.contains("Batch workloads") && dom.contains("<td>YARN " + YarnContract.DEFAULT_CLUSTER_ID + "</td>"),
                     "the Batch workloads table, with a row for the YARN cluster: " + dom);
+            assertTrue(dom.contains("<h2>Quotas</h2>") && (dom.contains("<td>no quotas</td>") || dom.contains("<td>no ElasticQuota CRD in this"
+                    + " cluster</td>") || dom.contains("<td>app-org</td>")), "the Quotas table, read from /api/v1/quotas: " + dom);
         } finally {
             try (var walk = java.nio.file.Files.walk(profile)) {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
