@@ -8,6 +8,8 @@ import java.util.function.Function;
 public final class CycleState {
     private final ClusterSnapshot snapshot;
     private final Map<String, Object> data = new HashMap<>();
+    /** Set by the framework before PostFilter: the profile whose filters preemption runs again on a node without its victims. */
+    private Profile profile;
 
     public CycleState(ClusterSnapshot snapshot) {
         this.snapshot = snapshot;
@@ -15,6 +17,23 @@ public final class CycleState {
 
     public ClusterSnapshot snapshot() {
         return snapshot;
+    }
+
+    void profile(Profile profile) {
+        this.profile = profile;
+    }
+
+    /**
+     * Whether every filter of the cycle's profile passes the pod on {@code node} (kube-scheduler's
+     * {@code RunFilterPluginsWithNominatedPods}, for a PostFilter trying a node without some of its pods).
+     *
+     * @throws IllegalStateException outside PostFilter
+     */
+    public boolean feasible(PodInfo pod, NodeInfo node) {
+        if (profile == null) {
+            throw new IllegalStateException("filters are run again only at PostFilter");
+        }
+        return SchedulingCycle.feasible(profile, this, pod, node);
     }
 
     /** The plugin's data for this cycle, computed once (a PreFilter result). */

@@ -44,9 +44,11 @@ public final class Framework {
     /**
      * What a scheduling cycle decided. {@code rejectedAt} null: the pod is reserved on {@code node} and either goes on
      * to binding or waits at Permit ({@code permit.waiting()}); otherwise the point that rejected it and why
-     * ({@code status}), its reservation already undone.
+     * ({@code status}), its reservation already undone, and, when rejected at PreFilter or Filter, the PostFilter's
+     * nomination (null: none; the pod may take its node once the victims are gone).
      */
-    public record CycleResult(Map<String, Status> preFilter, String node, Point rejectedAt, Status status, PermitVerdict permit) {
+    public record CycleResult(Map<String, Status> preFilter, String node, Point rejectedAt, Status status, PermitVerdict permit,
+            PostFilterPlugin.Nomination nomination) {
         public boolean reserved() {
             return rejectedAt == null;
         }
@@ -80,27 +82,28 @@ public final class Framework {
         Map<String, Status> preFilter = runPreFilter(state, pod);
         Status rejected = firstRejection(preFilter);
         if (rejected != null) {
-            return new CycleResult(preFilter, null, Point.PRE_FILTER, rejected, null);
+            // kube-scheduler runs PostFilter after a PreFilter rejection too: a quota's preemption frees quota, not a node.
+            return new CycleResult(preFilter, null, Point.PRE_FILTER, rejected, null, runPostFilter(state, pod, String.join(", ",
+                    rejected.reasons())));
         }
         SchedulingCycle.Selection selection = selector.select(state, pod);
         String node = selection.node();
         if (node == null) {
             String why = selection.unavailable();
-            runPostFilter(state, pod, why);
-            return new CycleResult(preFilter, null, Point.FILTER, Status.unschedulable(why), null);
+            return new CycleResult(preFilter, null, Point.FILTER, Status.unschedulable(why), null, runPostFilter(state, pod, why));
         }
         assumption.assume(pod, node);
         Status reserve = runReserve(state, pod, node);
         if (!reserve.success()) {
             unreserve(state, pod, node, assumption);
-            return new CycleResult(preFilter, node, Point.RESERVE, reserve, null);
+            return new CycleResult(preFilter, node, Point.RESERVE, reserve, null, null);
         }
         PermitVerdict permit = runPermit(state, pod, node);
         if (!permit.status().success()) {
             unreserve(state, pod, node, assumption);
-            return new CycleResult(preFilter, node, Point.PERMIT, permit.status(), permit);
+            return new CycleResult(preFilter, node, Point.PERMIT, permit.status(), permit, null);
         }
-        return new CycleResult(preFilter, node, null, Status.SUCCESS, permit);
+        return new CycleResult(preFilter, node, null, Status.SUCCESS, permit, null);
     }
 
     /** PreFilter, plugin by plugin until the first rejects (kube-scheduler stops there too). */
@@ -116,10 +119,17 @@ public final class Framework {
         return out;
     }
 
-    public void runPostFilter(CycleState state, PodInfo pod, String why) {
+    /** Every post-filter plugin, in order; the first nomination is the answer (null: none). */
+    public PostFilterPlugin.Nomination runPostFilter(CycleState state, PodInfo pod, String why) {
+        PostFilterPlugin.Nomination first = null;
+        state.profile(profile);
         for (PostFilterPlugin p : profile.postFilters()) {
-            p.postFilter(state, pod, why);
+            java.util.Optional<PostFilterPlugin.Nomination> n = p.postFilter(state, pod, why);
+            if (first == null && n.isPresent()) {
+                first = n.get();
+            }
         }
+        return first;
     }
 
     /** Reserve, plugin by plugin until one fails. */

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One pod's way through the scheduler, as kube-scheduler's {@code scheduleOne}: the scheduling cycle on the cache's
  * snapshot (filter, score, reserve, Permit), then the binding cycle on the binder pool, at once or after the pod's
- * Permit wait; an unschedulable pod gets a FailedScheduling Event and waits for a change that may let a node take it,
+ * Permit wait; an unschedulable pod gets a FailedScheduling Event (its PostFilter's victims, if any, are preempted) and waits for a change that may let a node take it,
  * a failed one backs off. The service's loop hands it pods; it never runs while this replica does not lead.
  */
 final class PodScheduling {
@@ -41,10 +41,11 @@ final class PodScheduling {
     /** When a pod was bound, on the wall clock. */
     private final Clock wall;
     private final BooleanSupplier leading;
+    private final Preemptions preemptions;
     private volatile Instant lastBound;
 
     PodScheduling(Framework framework, ClusterCache cache, PendingQueue queue, PermitWaits waits, EventRecorder events,
-            SchedulerMetrics metrics, ExecutorService binding, Clock clock, Clock wall, BooleanSupplier leading) {
+            SchedulerMetrics metrics, ExecutorService binding, Clock clock, Clock wall, BooleanSupplier leading, Preemptions preemptions) {
         this.framework = framework;
         this.selector = framework.searching(new NodeSearch());
         this.cache = cache;
@@ -56,6 +57,7 @@ final class PodScheduling {
         this.clock = clock;
         this.wall = wall;
         this.leading = leading;
+        this.preemptions = preemptions;
     }
 
     /** When this replica last bound a pod; null: never. */
@@ -119,6 +121,10 @@ final class PodScheduling {
         CycleState state = new CycleState(cache.snapshot(now));
         Framework.CycleResult cycle = framework.schedulingCycle(state, info, selector, cache);
         if (!cycle.reserved()) {
+            if (cycle.nomination() != null) {
+                Pod preemptor = pod;
+                binding.execute(() -> preemptions.carryOut(preemptor, cycle.nomination()));
+            }
             return unschedulable(key, pod, cycle.reason(), cycle.rejectedAt() == Framework.Point.FILTER ? info : null);
         }
         Framework.PermitVerdict permit = cycle.permit();

@@ -127,7 +127,8 @@ public final class SchedulerService implements AutoCloseable {
                 (ns, name) -> Evictions.evict(evictionClient, ns, name), events, clock);
         this.binding = Executors.newFixedThreadPool(BINDERS, Daemons.named("k8s-scheduler-bind"));
         this.metrics = new SchedulerMetrics(queue::sizes, waits::size, () -> leading);
-        this.scheduling = new PodScheduling(framework, cache, queue, waits, events, metrics, binding, clock, wall, () -> leading);
+        this.scheduling = new PodScheduling(framework, cache, queue, waits, events, metrics, binding, clock, wall, () -> leading,
+                new Preemptions(client, events));
     }
 
     /** The Prometheus metrics: attempts by result with their latency, pending pods, leadership. */

@@ -23,8 +23,9 @@ class FrameworkTest {
         }
 
         @Override
-        public void postFilter(CycleState state, PodInfo pod, String why) {
+        public java.util.Optional<Nomination> postFilter(CycleState state, PodInfo pod, String why) {
             calls.add(name + ".postFilter");
+            return java.util.Optional.empty();
         }
 
         @Override
@@ -55,8 +56,8 @@ class FrameworkTest {
         return Stream.of(
                 row("every point passes", true, true, true, allow, null, null, List.of("a.preFilter", "b.preFilter", "assume",
                         "a.reserve", "b.reserve", "a.permit", "b.permit")),
-                row("PreFilter stops at the first rejection", true, false, true, allow, Framework.Point.PRE_FILTER, null,
-                        List.of("a.preFilter")),
+                row("PreFilter stops at the first rejection, then PostFilter (kube-scheduler's)", true, false, true, allow,
+                        Framework.Point.PRE_FILTER, null, List.of("a.preFilter", "a.postFilter", "b.postFilter")),
                 row("no node: PostFilter, nothing assumed", false, true, true, allow, Framework.Point.FILTER, null,
                         List.of("a.preFilter", "b.preFilter", "a.postFilter", "b.postFilter")),
                 row("Reserve fails: every unreserve in reverse, then forget", true, true, false, allow, Framework.Point.RESERVE, null,

@@ -3,18 +3,13 @@ package io.colocation.scheduler.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.colocation.localclusters.kube.ColocationObjects;
-import io.colocation.scheduler.cli.K8sSchedulerCommand;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,14 +45,6 @@ class ElasticQuotaOnApiServerTest {
         client.nodes().withName("quota-node").delete();
     }
 
-    private static void quota(KubernetesClient client, String team) {
-        client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(team)
-                .resource(new GenericKubernetesResourceBuilder().withApiVersion("scheduling.sigs.k8s.io/v1alpha1").withKind("ElasticQuota")
-                        .withNewMetadata().withName(team).withNamespace(team).endMetadata()
-                        .addToAdditionalProperties("spec", Map.of("min", Map.of(BATCH_CPU, "4000"), "max", Map.of(BATCH_CPU, "8000")))
-                        .build()).create();
-    }
-
     private static void pod(KubernetesClient client, String team, String name) {
         client.pods().inNamespace(team).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(team)
                 .addToLabels("koordinator.sh/priority-class", "koord-batch").endMetadata()
@@ -79,29 +66,13 @@ class ElasticQuotaOnApiServerTest {
 
     @Test
     void aTeamBorrowsWhileTheOtherIsIdleAndTheLenderGetsItsMinBack(KubernetesClient client) throws Exception {
-        ColocationObjects.installCrd(client, Path.of("../conf/kubernetes/crds/scheduling.sigs.k8s.io_elasticquotas.yaml"),
-                "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota");
-        TEAMS.forEach(t -> ColocationObjects.namespace(client, t));
-        TEAMS.forEach(t -> quota(client, t));
-        ColocationObjects.readyNode(client, "quota-node", Map.of("cpu", new Quantity("16"), "memory", new Quantity("64Gi"),
-                "pods", new Quantity("110"), BATCH_CPU, new Quantity("8000")));
-        Path profile = dir.resolve("scheduler.yaml");
-        Files.writeString(profile, """
-                apiVersion: kubescheduler.config.k8s.io/v1
-                kind: KubeSchedulerConfiguration
-                profiles:
-                - schedulerName: koord-scheduler
-                  plugins:
-                    preFilter: {enabled: [{name: ElasticQuota}]}
-                    reserve: {enabled: [{name: ElasticQuota}]}
+        QuotaTestCluster.teams(client, 4000, 8000, TEAMS.toArray(String[]::new));
+        QuotaTestCluster.node(client, "quota-node", 8000);
+        service = QuotaTestCluster.scheduler(client, dir, "quota-test", """
+                plugins:
+                  preFilter: {enabled: [{name: ElasticQuota}]}
+                  reserve: {enabled: [{name: ElasticQuota}]}
                 """);
-        SchedulerSettings config = new SchedulerSettings();
-        config.leaderElection.enabled = false;
-        config.backoffInitialSeconds = 0.2;
-        config.backoffMaxSeconds = 1;
-        config.profileFile = profile.toString();
-        service = new SchedulerService(config, h -> K8sSchedulerCommand.profile(config, h), client, "quota-test", Clock.systemUTC());
-        service.start();
 
         // team-b is idle: team-a borrows beyond its min of 4 cores, 6 of the node's 8.
         List<String> borrowed = IntStream.range(0, 6).mapToObj(i -> "a-" + i).toList();

@@ -4,26 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.colocation.localclusters.kube.ColocationObjects;
 import io.colocation.quota.QuotaStatus;
-import io.colocation.scheduler.cli.K8sSchedulerCommand;
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -110,42 +104,18 @@ class ElasticQuotaRevocationOnApiServerTest {
 
     @Test
     void aBorrowerOverItsRuntimeLosesItsLeastImportantPreemptiblePodsAfterTheDelay(KubernetesClient client) throws Exception {
-        ColocationObjects.installCrd(client, Path.of("../conf/kubernetes/crds/scheduling.sigs.k8s.io_elasticquotas.yaml"),
-                "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota");
-        for (String team : List.of(BORROWER, LENDER)) {
-            ColocationObjects.namespace(client, team);
-            client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(team)
-                    .resource(new GenericKubernetesResourceBuilder().withApiVersion("scheduling.sigs.k8s.io/v1alpha1").withKind("ElasticQuota")
-                            .withNewMetadata().withName(team).withNamespace(team).endMetadata()
-                            .addToAdditionalProperties("spec", Map.of("min", Map.of(BATCH_CPU, "4000"), "max", Map.of(BATCH_CPU, "8000")))
-                            .build()).create();
-        }
-        client.scheduling().v1().priorityClasses().resource(new PriorityClassBuilder().withNewMetadata().withName("revoke-low")
-                .endMetadata().withValue(10).build()).create();
-        client.scheduling().v1().priorityClasses().resource(new PriorityClassBuilder().withNewMetadata().withName("revoke-high")
-                .endMetadata().withValue(1000).build()).create();
-        ColocationObjects.readyNode(client, "revoke-node", Map.of("cpu", new Quantity("16"), "memory", new Quantity("64Gi"),
-                "pods", new Quantity("110"), BATCH_CPU, new Quantity("8000")));
-        Path profile = dir.resolve("scheduler.yaml");
-        Files.writeString(profile, """
-                apiVersion: kubescheduler.config.k8s.io/v1
-                kind: KubeSchedulerConfiguration
-                profiles:
-                - schedulerName: koord-scheduler
-                  plugins:
-                    preFilter: {enabled: [{name: ElasticQuota}]}
-                    reserve: {enabled: [{name: ElasticQuota}]}
-                  pluginConfig:
-                  - name: ElasticQuota
-                    args: {monitorAllQuotas: true, delayEvictTime: 2s, revokePodInterval: 200ms}
+        QuotaTestCluster.teams(client, 4000, 8000, BORROWER, LENDER);
+        QuotaTestCluster.priorityClass(client, "revoke-low", 10);
+        QuotaTestCluster.priorityClass(client, "revoke-high", 1000);
+        QuotaTestCluster.node(client, "revoke-node", 8000);
+        service = QuotaTestCluster.scheduler(client, dir, "revoke-test", """
+                plugins:
+                  preFilter: {enabled: [{name: ElasticQuota}]}
+                  reserve: {enabled: [{name: ElasticQuota}]}
+                pluginConfig:
+                - name: ElasticQuota
+                  args: {monitorAllQuotas: true, delayEvictTime: 2s, revokePodInterval: 200ms}
                 """);
-        SchedulerSettings config = new SchedulerSettings();
-        config.leaderElection.enabled = false;
-        config.backoffInitialSeconds = 0.2;
-        config.backoffMaxSeconds = 1;
-        config.profileFile = profile.toString();
-        service = new SchedulerService(config, h -> K8sSchedulerCommand.profile(config, h), client, "revoke-test", Clock.systemUTC());
-        service.start();
 
         // The borrower alone: a non-preemptible pod within its min, a second one that would take it past min is held back.
         Map<String, String> nonPreemptible = Map.of("quota.scheduling.koordinator.sh/preemptible", "false");

@@ -171,8 +171,9 @@ public final class Coscheduling implements PreFilterPlugin, PostFilterPlugin, Re
     }
 
     @Override
-    public void postFilter(CycleState state, PodInfo pod, String why) {
+    public Optional<Nomination> postFilter(CycleState state, PodInfo pod, String why) {
         release(state, pod, "member " + pod.key() + " is unschedulable: " + why);
+        return Optional.empty();
     }
 
     @Override

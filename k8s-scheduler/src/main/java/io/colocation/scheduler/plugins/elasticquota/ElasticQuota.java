@@ -14,6 +14,7 @@ import io.colocation.quota.ResourceAmounts;
 import io.colocation.scheduler.framework.CycleState;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.framework.PodInfo;
+import io.colocation.scheduler.framework.PostFilterPlugin;
 import io.colocation.scheduler.framework.PreFilterPlugin;
 import io.colocation.scheduler.framework.ReservePlugin;
 import io.colocation.scheduler.framework.Snapshots;
@@ -27,6 +28,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -36,10 +38,10 @@ import org.slf4j.LoggerFactory;
  * Koordinator's ElasticQuota plugin (docs/koordinator-compatibility.md §15.4): every pod belongs to one quota of the
  * tree; PreFilter admits it only while its quota's used plus its request stays within the quota's runtime (a
  * non-preemptible pod also within min; the ancestors too with {@code enableCheckParentQuota}); Reserve counts the pod
- * as used, Unreserve takes it back. The quotas' runtimes are recomputed when a request, a quota or the cluster's
+ * as used, Unreserve takes it back; PostFilter preempts lower-priority pods of the pod's own quota. The quotas' runtimes are recomputed when a request, a quota or the cluster's
  * total changes, not for each pod placed: placing a pod changes what is used, not what is asked.
  */
-public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
+public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, ReservePlugin {
     public static final String NAME = "ElasticQuota";
     private static final Logger LOG = LoggerFactory.getLogger(ElasticQuota.class);
 
@@ -215,6 +217,21 @@ public final class ElasticQuota implements PreFilterPlugin, ReservePlugin {
                 QuotaDirectory.nonPreemptible(pod.pod().getMetadata().getLabels()), args.enableRuntimeQuota(),
                 args.enableCheckParentQuota());
         return refused == null ? Status.SUCCESS : Status.unschedulable(refused);
+    }
+
+    /** Preemption within the pod's quota ({@link QuotaPreemption}); none in the default quota with {@code disableDefaultQuotaPreemption}. */
+    @Override
+    public synchronized Optional<Nomination> postFilter(CycleState state, PodInfo pod, String why) {
+        QuotaRuntime tree = runtime(state.snapshot().order().allocatableTotal());
+        String quota = quotaOf(pod);
+        QuotaRuntime.Entry e = tree.get(quota);
+        if (e == null || args.disableDefaultQuotaPreemption() && quota.equals(QuotaDirectory.DEFAULT)) {
+            return Optional.empty();
+        }
+        QuotaDirectory directory = book.directory();
+        return QuotaPreemption.nominate(state, pod, quota, p -> directory.quotaOf(p.pod().getMetadata().getNamespace(),
+                p.pod().getMetadata().getLabels()), tree.usage(quota, book::usage).used(),
+                args.enableRuntimeQuota() ? e.state().runtime() : e.spec().max(), e.spec().max().names());
     }
 
     @Override
