@@ -223,7 +223,7 @@ class KubernetesManifestsTest {
             assertEquals(4, configuration.getWebhooks().size());
             configuration.getWebhooks().forEach(w -> assertEquals(ca, w.getClientConfig().getCaBundle(), w.getName()));
             var validating = client.admissionRegistration().v1().validatingWebhookConfigurations().withName("colocation-validating").get();
-            assertEquals(1, validating.getWebhooks().size());
+            assertEquals(2, validating.getWebhooks().size(), "profiles and ElasticQuotas");
             validating.getWebhooks().forEach(w -> assertEquals(ca, w.getClientConfig().getCaBundle(), w.getName()));
             KubernetesClientException otherSecrets = assertThrows(KubernetesClientException.class,
                     () -> asBroker.secrets().inNamespace("default").list());
