@@ -106,12 +106,12 @@ public final class QuotaBook {
         }
     }
 
-    /** Each quota's own pods on a node that may be preempted, by quota (the candidates of revocation). */
-    public Map<String, List<QuotaPod>> assignedPreemptible() {
-        Map<String, List<QuotaPod>> out = new TreeMap<>();
+    /** The quota's own pods on a node that may be preempted (the candidates of revocation). */
+    public List<QuotaPod> assignedPreemptible(String quota) {
+        List<QuotaPod> out = new ArrayList<>();
         for (Charge c : charges.values()) {
-            if (c.pod().assigned() && !c.pod().nonPreemptible()) {
-                out.computeIfAbsent(c.quota(), q -> new ArrayList<>()).add(c.pod());
+            if (c.quota().equals(quota) && c.pod().assigned() && !c.pod().nonPreemptible()) {
+                out.add(c.pod());
             }
         }
         return out;

@@ -3,7 +3,6 @@ package io.colocation.quota;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.colocation.api.InvalidInputException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,7 +40,7 @@ public record QuotaStatus(Map<String, ResourceAmounts> annotations, ResourceAmou
         Map<String, String> out = new TreeMap<>();
         annotations.forEach((key, amounts) -> {
             String was = current == null ? null : current.get(key);
-            ResourceAmounts written = was == null || was.isEmpty() ? ResourceAmounts.NONE : read(parse(was));
+            ResourceAmounts written = was == null || was.isEmpty() ? ResourceAmounts.NONE : QuotaUnits.readOrNull(was);
             if (!same(written, amounts)) {
                 out.put(key, json(amounts));
             }
@@ -51,32 +50,12 @@ public record QuotaStatus(Map<String, ResourceAmounts> annotations, ResourceAmou
 
     /** Whether {@code status.used} as the object has it differs from this status's. */
     public boolean usedChanged(JsonNode currentUsed) {
-        return !same(currentUsed == null || currentUsed.isNull() ? ResourceAmounts.NONE : read(currentUsed), used);
+        return !same(QuotaUnits.readOrNull(currentUsed), used);
     }
 
     /** {@code status.used} as written: name → quantity string. */
     public Map<String, String> usedList() {
         return QuotaUnits.write(used);
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (JsonProcessingException e) {
-            return null;
-        }
-    }
-
-    /** Null when {@code list} is not a readable ResourceList. */
-    private static ResourceAmounts read(JsonNode list) {
-        if (list == null) {
-            return null;
-        }
-        try {
-            return QuotaUnits.read(list, "status");
-        } catch (InvalidInputException e) {
-            return null;
-        }
     }
 
     private static boolean same(ResourceAmounts was, ResourceAmounts now) {

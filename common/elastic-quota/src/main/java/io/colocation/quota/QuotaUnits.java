@@ -18,6 +18,7 @@ import java.util.TreeMap;
 public final class QuotaUnits {
     private static final String CPU = "cpu";
     private static final String MEMORY = "memory";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private QuotaUnits() {
     }
@@ -55,6 +56,27 @@ public final class QuotaUnits {
             out.put(e.getKey(), units.longValueExact());
         }
         return ResourceAmounts.of(out);
+    }
+
+    /**
+     * A ResourceList as the scheduler writes it in an annotation or in {@code status.used} (JSON text or a tree), read
+     * back; null when it is not one (not JSON, not an object of quantities). A missing or JSON null list is empty.
+     */
+    public static ResourceAmounts readOrNull(JsonNode list) {
+        try {
+            return read(list, "a written ResourceList");
+        } catch (InvalidInputException e) {
+            return null;
+        }
+    }
+
+    /** As {@link #readOrNull(JsonNode)}, from JSON text. */
+    public static ResourceAmounts readOrNull(String json) {
+        try {
+            return readOrNull(JSON.readTree(json));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
     }
 
     /** The amounts as Koordinator writes them in its annotations: name → quantity string. */

@@ -1,6 +1,7 @@
 package io.colocation.scheduler.service;
 
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.model.pod.PodImportance;
 import io.colocation.quota.QuotaAdmission;
 import io.colocation.quota.QuotaDirectory;
 import io.colocation.quota.QuotaOveruse;
@@ -93,7 +94,7 @@ final class QuotaOveruseRevoker {
             Map<String, Pod> pods = new HashMap<>();
             List<QuotaRevocation.Candidate> candidates = new ArrayList<>();
             ResourceAmounts staying = used;
-            for (QuotaPod p : view.assignedPreemptible().getOrDefault(quota, List.of())) {
+            for (QuotaPod p : plugin.assignedPreemptible(quota)) {
                 Pod pod = currentPod.apply(p.key());
                 if (pod == null) {
                     continue;
@@ -125,14 +126,6 @@ final class QuotaOveruseRevoker {
     }
 
     private static QuotaRevocation.Candidate candidate(QuotaPod p, Pod pod, Instant now) {
-        Integer priority = pod.getSpec() == null ? null : pod.getSpec().getPriority();
-        String start = pod.getStatus() == null ? null : pod.getStatus().getStartTime();
-        Instant started;
-        try {
-            started = start == null ? now : Instant.parse(start);
-        } catch (java.time.format.DateTimeParseException e) {
-            started = now;
-        }
-        return new QuotaRevocation.Candidate(p.key(), priority == null ? 0 : priority, started, p.request());
+        return new QuotaRevocation.Candidate(p.key(), PodImportance.priority(pod), PodImportance.started(pod, now), p.request());
     }
 }

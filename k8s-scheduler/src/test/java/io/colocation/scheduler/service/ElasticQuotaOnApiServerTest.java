@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.colocation.testsupport.Await;
 import io.colocation.testsupport.kube.KubeApiServerExtension;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -35,14 +34,7 @@ class ElasticQuotaOnApiServerTest {
 
     @AfterAll
     static void stop(KubernetesClient client) {
-        if (service != null) {
-            service.close();
-        }
-        for (String ns : TEAMS) {
-            client.pods().inNamespace(ns).withGracePeriod(0).delete();
-            client.namespaces().withName(ns).delete();
-        }
-        client.nodes().withName("quota-node").delete();
+        QuotaTestCluster.tearDown(client, service, "quota-node", TEAMS);
     }
 
     private static void pod(KubernetesClient client, String team, String name) {
@@ -51,11 +43,6 @@ class ElasticQuotaOnApiServerTest {
                 .withNewSpec().withSchedulerName("koord-scheduler").addNewContainer().withName("c").withImage("x")
                 .withNewResources().withRequests(Map.of(BATCH_CPU, new Quantity("1000"))).endResources()
                 .endContainer().endSpec().build()).create();
-    }
-
-    private static boolean bound(KubernetesClient client, String team, String name) {
-        Pod p = client.pods().inNamespace(team).withName(name).get();
-        return p != null && p.getSpec().getNodeName() != null;
     }
 
     private static List<String> failures(KubernetesClient client, String team, String pod) {
@@ -77,21 +64,21 @@ class ElasticQuotaOnApiServerTest {
         // team-b is idle: team-a borrows beyond its min of 4 cores, 6 of the node's 8.
         List<String> borrowed = IntStream.range(0, 6).mapToObj(i -> "a-" + i).toList();
         borrowed.forEach(p -> pod(client, "team-a", p));
-        Await.until(Duration.ofSeconds(30), () -> borrowed.stream().allMatch(p -> bound(client, "team-a", p)));
+        Await.until(Duration.ofSeconds(30), () -> borrowed.stream().allMatch(p -> QuotaTestCluster.bound(client, "team-a", p)));
 
         // team-b's pods come: its runtime is what it asks (3 cores, within its min), team-a's drops to 5 cores, below
         // what it uses: team-b's pods are admitted (two fit the node's room), team-a's next pod is held back.
         List<String> lender = List.of("b-0", "b-1", "b-2");
         lender.forEach(p -> pod(client, "team-b", p));
-        Await.until(Duration.ofSeconds(30), () -> bound(client, "team-b", "b-0") && bound(client, "team-b", "b-1"));
+        Await.until(Duration.ofSeconds(30), () -> QuotaTestCluster.bound(client, "team-b", "b-0") && QuotaTestCluster.bound(client, "team-b", "b-1"));
         pod(client, "team-a", "a-6");
         Await.until(Duration.ofSeconds(30), () -> failures(client, "team-a", "a-6").stream()
                 .anyMatch(m -> m.startsWith("Insufficient quotas, quotaName: team-a, runtime: " + BATCH_CPU + ":5k, used: "
                         + BATCH_CPU + ":6k, pod's request: " + BATCH_CPU + ":1k, exceedDimensions: [" + BATCH_CPU + "]")));
-        assertTrue(!bound(client, "team-a", "a-6"));
+        assertTrue(!QuotaTestCluster.bound(client, "team-a", "a-6"));
         Await.until(Duration.ofSeconds(30), () -> !failures(client, "team-b", "b-2").isEmpty());
         assertTrue(failures(client, "team-b", "b-2").stream().noneMatch(m -> m.startsWith("Insufficient quotas")),
                 "team-b's third pod is short of node room, not of quota: " + failures(client, "team-b", "b-2"));
-        assertEquals(6, borrowed.stream().filter(p -> bound(client, "team-a", p)).count(), "nothing is revoked yet");
+        assertEquals(6, borrowed.stream().filter(p -> QuotaTestCluster.bound(client, "team-a", p)).count(), "nothing is revoked yet");
     }
 }

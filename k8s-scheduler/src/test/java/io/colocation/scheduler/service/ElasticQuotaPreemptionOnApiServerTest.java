@@ -35,16 +35,7 @@ class ElasticQuotaPreemptionOnApiServerTest {
 
     @AfterAll
     static void stop(KubernetesClient client) {
-        if (service != null) {
-            service.close();
-        }
-        for (String ns : List.of(A, B)) {
-            client.pods().inNamespace(ns).withGracePeriod(0).delete();
-            client.namespaces().withName(ns).delete();
-        }
-        client.nodes().withName("preempt-node").delete();
-        client.scheduling().v1().priorityClasses().withName("preempt-low").delete();
-        client.scheduling().v1().priorityClasses().withName("preempt-high").delete();
+        QuotaTestCluster.tearDown(client, service, "preempt-node", List.of(A, B), "preempt-low", "preempt-high");
     }
 
     private static void pod(KubernetesClient client, String team, String name, String priorityClass) {
@@ -56,11 +47,6 @@ class ElasticQuotaPreemptionOnApiServerTest {
 
     private static Pod get(KubernetesClient client, String team, String name) {
         return client.pods().inNamespace(team).withName(name).get();
-    }
-
-    private static boolean bound(KubernetesClient client, String team, String name) {
-        Pod p = get(client, team, name);
-        return p != null && p.getSpec().getNodeName() != null;
     }
 
     private static boolean going(KubernetesClient client, String team, String name) {
@@ -86,7 +72,7 @@ class ElasticQuotaPreemptionOnApiServerTest {
             pod(client, team, team + "-low-0", "preempt-low");
             pod(client, team, team + "-low-1", "preempt-low");
         }
-        Await.until(Duration.ofSeconds(30), () -> List.of(A, B).stream().allMatch(t -> bound(client, t, t + "-low-0") && bound(client, t, t + "-low-1")));
+        Await.until(Duration.ofSeconds(30), () -> List.of(A, B).stream().allMatch(t -> QuotaTestCluster.bound(client, t, t + "-low-0") && QuotaTestCluster.bound(client, t, t + "-low-1")));
 
         // A's high-priority pod: held back at PreFilter (its quota's runtime is 2 cores, all used), then preempts one of
         // A's low pods (one frees the core it needs), none of B's.
@@ -100,11 +86,11 @@ class ElasticQuotaPreemptionOnApiServerTest {
         assertTrue(client.v1().events().inNamespace(A).list().getItems().stream().anyMatch(e -> Preemptions.PREEMPTED.equals(e.getReason())
                 && victim.equals(e.getInvolvedObject().getName()) && e.getMessage().startsWith("Preempted by " + A + "/a-high on node preempt-node")),
                 "the victim is told who preempted it");
-        assertTrue(!bound(client, A, "a-high"), "not before its victim is gone");
+        assertTrue(!QuotaTestCluster.bound(client, A, "a-high"), "not before its victim is gone");
 
         // The victim's stop completes (what its kubelet would do): the preemptor binds in its place.
         client.pods().inNamespace(A).withName(victim).withGracePeriod(0).delete();
-        Await.until(Duration.ofSeconds(30), () -> bound(client, A, "a-high"));
-        assertEquals(List.of(true, true, true), List.of(bound(client, A, spared), bound(client, B, B + "-low-0"), bound(client, B, B + "-low-1")));
+        Await.until(Duration.ofSeconds(30), () -> QuotaTestCluster.bound(client, A, "a-high"));
+        assertEquals(List.of(true, true, true), List.of(QuotaTestCluster.bound(client, A, spared), QuotaTestCluster.bound(client, B, B + "-low-0"), QuotaTestCluster.bound(client, B, B + "-low-1")));
     }
 }

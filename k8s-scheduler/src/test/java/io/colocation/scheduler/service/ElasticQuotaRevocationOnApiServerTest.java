@@ -45,16 +45,7 @@ class ElasticQuotaRevocationOnApiServerTest {
 
     @AfterAll
     static void stop(KubernetesClient client) {
-        if (service != null) {
-            service.close();
-        }
-        for (String ns : List.of(BORROWER, LENDER)) {
-            client.pods().inNamespace(ns).withGracePeriod(0).delete();
-            client.namespaces().withName(ns).delete();
-        }
-        client.nodes().withName("revoke-node").delete();
-        client.scheduling().v1().priorityClasses().withName("revoke-low").delete();
-        client.scheduling().v1().priorityClasses().withName("revoke-high").delete();
+        QuotaTestCluster.tearDown(client, service, "revoke-node", List.of(BORROWER, LENDER), "revoke-low", "revoke-high");
     }
 
     private static GenericKubernetesResource quota(KubernetesClient client, String team) {
@@ -67,11 +58,6 @@ class ElasticQuotaRevocationOnApiServerTest {
                 .withNewSpec().withSchedulerName("koord-scheduler").withPriorityClassName(priorityClass).addNewContainer().withName("c")
                 .withImage("x").withNewResources().withRequests(Map.of(BATCH_CPU, new Quantity(String.valueOf(cores * 1000))))
                 .endResources().endContainer().endSpec().build()).create();
-    }
-
-    private static boolean bound(KubernetesClient client, String team, String name) {
-        Pod p = client.pods().inNamespace(team).withName(name).get();
-        return p != null && p.getSpec().getNodeName() != null;
     }
 
     /** Evicted: gone, or terminating (no kubelet here finishes a graceful stop). */
@@ -120,7 +106,7 @@ class ElasticQuotaRevocationOnApiServerTest {
         // The borrower alone: a non-preemptible pod within its min, a second one that would take it past min is held back.
         Map<String, String> nonPreemptible = Map.of("quota.scheduling.koordinator.sh/preemptible", "false");
         pod(client, BORROWER, "c-held", "revoke-low", nonPreemptible, 1);
-        Await.until(Duration.ofSeconds(30), () -> bound(client, BORROWER, "c-held"));
+        Await.until(Duration.ofSeconds(30), () -> QuotaTestCluster.bound(client, BORROWER, "c-held"));
         pod(client, BORROWER, "c-held-big", "revoke-low", nonPreemptible, 4);
         Await.until(Duration.ofSeconds(30), () -> events(client, BORROWER, "c-held-big", "FailedScheduling").stream()
                 .anyMatch(m -> m.startsWith("Insufficient non-preemptible quotas, quotaName: " + BORROWER)));
@@ -135,7 +121,7 @@ class ElasticQuotaRevocationOnApiServerTest {
             pod(client, BORROWER, p, "revoke-low", tier, 1);
         }
         List<String> borrowed = List.of("c-a", "c-b", "c-c", "c-x", "c-y");
-        Await.until(Duration.ofSeconds(30), () -> borrowed.stream().allMatch(p -> bound(client, BORROWER, p)));
+        Await.until(Duration.ofSeconds(30), () -> borrowed.stream().allMatch(p -> QuotaTestCluster.bound(client, BORROWER, p)));
         for (int i = 0; i < borrowed.size(); i++) {
             running(client, BORROWER, borrowed.get(i), "2026-12-03T08:00:0" + i + "Z");
         }
@@ -156,7 +142,7 @@ class ElasticQuotaRevocationOnApiServerTest {
         for (String p : List.of("d-0", "d-1", "d-2", "d-3")) {
             pod(client, LENDER, p, "revoke-low", Map.of(), 1);
         }
-        Await.until(Duration.ofSeconds(30), () -> bound(client, LENDER, "d-0") && bound(client, LENDER, "d-1"));
+        Await.until(Duration.ofSeconds(30), () -> QuotaTestCluster.bound(client, LENDER, "d-0") && QuotaTestCluster.bound(client, LENDER, "d-1"));
         Await.until(Duration.ofSeconds(10), () -> "{\"kubernetes.io/batch-cpu\":\"4k\"}".equals(annotation(client, BORROWER, QuotaStatus.RUNTIME)));
         assertTrue(List.of("c-x", "c-y").stream().noneMatch(p -> evicted(client, BORROWER, p)), "nothing is revoked before delayEvictTime");
 
@@ -169,13 +155,13 @@ class ElasticQuotaRevocationOnApiServerTest {
                 "the evicted pod says why: " + events(client, BORROWER, victim, QuotaOveruseRevoker.EVENT_REASON));
         Thread.sleep(4_500); // two more delays while the victim terminates: the budget holds the other, nothing more important goes
         for (String p : List.of("c-held", "c-a", "c-b", "c-c", kept)) {
-            assertTrue(bound(client, BORROWER, p) && !evicted(client, BORROWER, p), p + " stays");
+            assertTrue(QuotaTestCluster.bound(client, BORROWER, p) && !evicted(client, BORROWER, p), p + " stays");
         }
         assertEquals(Map.of(BATCH_CPU, "6k"), used(client, BORROWER), "a terminating pod is still used");
 
         // The victim's stop completes (what its kubelet would do): its core goes to the lender.
         client.pods().inNamespace(BORROWER).withName(victim).withGracePeriod(0).delete();
-        Await.until(Duration.ofSeconds(30), () -> bound(client, LENDER, "d-2"));
+        Await.until(Duration.ofSeconds(30), () -> QuotaTestCluster.bound(client, LENDER, "d-2"));
         Await.until(Duration.ofSeconds(10), () -> Map.of(BATCH_CPU, "5k").equals(used(client, BORROWER)));
         assertEquals("{\"kubernetes.io/batch-cpu\":\"4k\"}", annotation(client, LENDER, QuotaStatus.RUNTIME));
         assertEquals("{\"kubernetes.io/batch-cpu\":\"4k\"}", annotation(client, LENDER, QuotaStatus.REQUEST));

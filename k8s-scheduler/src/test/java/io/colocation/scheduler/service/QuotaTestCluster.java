@@ -66,4 +66,26 @@ final class QuotaTestCluster {
         service.start();
         return service;
     }
+
+    /** Whether the pod exists and is bound to a node. */
+    static boolean bound(KubernetesClient client, String namespace, String name) {
+        io.fabric8.kubernetes.api.model.Pod p = client.pods().inNamespace(namespace).withName(name).get();
+        return p != null && p.getSpec().getNodeName() != null;
+    }
+
+    /** Stops the scheduler (null: never started) and deletes what the test made: its teams' pods and namespaces, the node, priority classes. */
+    static void tearDown(KubernetesClient client, SchedulerService service, String node, java.util.List<String> teams,
+            String... priorityClasses) {
+        if (service != null) {
+            service.close();
+        }
+        for (String ns : teams) {
+            client.pods().inNamespace(ns).withGracePeriod(0).delete();
+            client.namespaces().withName(ns).delete();
+        }
+        client.nodes().withName(node).delete();
+        for (String pc : priorityClasses) {
+            client.scheduling().v1().priorityClasses().withName(pc).delete();
+        }
+    }
 }

@@ -1,7 +1,6 @@
 package io.colocation.broker.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.api.InvalidInputException;
 import io.colocation.quota.ElasticQuotaSpec;
 import io.colocation.quota.QuotaStatus;
@@ -22,8 +21,6 @@ import java.util.TreeMap;
  * resource, lends when its runtime is below its min (others use that part).
  */
 public final class QuotaListing {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private QuotaListing() {
     }
 
@@ -94,27 +91,14 @@ public final class QuotaListing {
         return b.names().stream().anyMatch(k -> a.get(k) > b.get(k));
     }
 
+    /** Null until the scheduler wrote it (or when what is there does not read). */
     private static ResourceAmounts annotation(JsonNode annotations, String key) {
         String value = annotations.path(key).asText("");
-        if (value.isEmpty()) {
-            return null;
-        }
-        try {
-            return list(JSON.readTree(value));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return null;
-        }
+        return value.isEmpty() ? null : QuotaUnits.readOrNull(value);
     }
 
     private static ResourceAmounts list(JsonNode list) {
-        if (list == null || list.isMissingNode() || list.isNull()) {
-            return null;
-        }
-        try {
-            return QuotaUnits.read(list, "status");
-        } catch (InvalidInputException e) {
-            return null;
-        }
+        return list.isMissingNode() || list.isNull() ? null : QuotaUnits.readOrNull(list);
     }
 
     private static Map<String, String> write(ResourceAmounts amounts) {

@@ -180,7 +180,7 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
 
     /**
      * The tree on {@code total} as it stands, with each quota's usage now (its subtree's; pods placed since the tree was
-     * computed included) and its own preemptible pods on nodes; for the status writer, the revocation, explain and the console.
+     * computed included); for the status writer, the revocation and explain.
      */
     public synchronized View view(Map<String, Long> total) {
         QuotaRuntime tree = runtime(total);
@@ -190,7 +190,12 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
         for (QuotaRuntime.Entry e : tree.entries()) {
             usage.put(e.spec().name(), tree.usage(e.spec().name(), book::usage));
         }
-        return new View(tree, problems, usage, book.assignedPreemptible());
+        return new View(tree, problems, usage);
+    }
+
+    /** The quota's own preemptible pods on nodes now (asked only of a quota due for revocation). */
+    public synchronized List<QuotaPod> assignedPreemptible(String quota) {
+        return book.assignedPreemptible(quota);
     }
 
     /** The quota the pod belongs to, as the quotas are now. */
@@ -202,11 +207,9 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
     /**
      * The tree and the quotas left out of it, with why.
      *
-     * @param usage               each quota of the tree's usage now, in tree order
-     * @param assignedPreemptible each quota's own pods on a node that may be preempted
+     * @param usage each quota of the tree's usage now, in tree order
      */
-    public record View(QuotaRuntime runtime, Map<String, String> problems, Map<String, QuotaUsage> usage,
-            Map<String, List<QuotaPod>> assignedPreemptible) {
+    public record View(QuotaRuntime runtime, Map<String, String> problems, Map<String, QuotaUsage> usage) {
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.colocation.scheduler.plugins.elasticquota;
 
 import io.colocation.api.InvalidInputException;
+import io.colocation.model.pod.PodImportance;
 import io.colocation.quota.QuotaDirectory;
 import io.colocation.quota.QuotaOveruse;
 import io.colocation.quota.ResourceAmounts;
@@ -72,7 +73,7 @@ final class QuotaPreemption {
             if (!fits(state, pod, node, staying, left, request, limit)) {
                 continue;
             }
-            potential.sort(MORE_IMPORTANT_FIRST);
+            potential.sort(moreImportantFirst(state.snapshot().now()));
             List<PodInfo> victims = new ArrayList<>();
             for (PodInfo v : potential) {
                 List<PodInfo> back = new ArrayList<>(staying);
@@ -101,9 +102,11 @@ final class QuotaPreemption {
                 .thenComparingInt(c -> c.victims().size()).thenComparing(Candidate::node);
     }
 
-    /** Kubernetes' MoreImportantPod: higher priority, then the earlier start. */
-    private static final Comparator<PodInfo> MORE_IMPORTANT_FIRST = Comparator.comparingInt(QuotaPreemption::priority).reversed()
-            .thenComparing(QuotaPreemption::started).thenComparing(PodInfo::key);
+    /** Kubernetes' MoreImportantPod: higher priority, then the earlier start (a pod not started counts as starting now). */
+    private static Comparator<PodInfo> moreImportantFirst(Instant now) {
+        return Comparator.comparingInt(QuotaPreemption::priority).reversed()
+                .thenComparing((PodInfo p) -> PodImportance.started(p.pod(), now)).thenComparing(PodInfo::key);
+    }
 
     private static boolean fits(CycleState state, PodInfo pod, NodeInfo node, List<PodInfo> pods, ResourceAmounts used,
             ResourceAmounts request, ResourceAmounts limit) {
@@ -122,16 +125,6 @@ final class QuotaPreemption {
     }
 
     static int priority(PodInfo pod) {
-        Integer p = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getPriority();
-        return p == null ? 0 : p;
-    }
-
-    private static Instant started(PodInfo pod) {
-        String t = pod.pod().getStatus() == null ? null : pod.pod().getStatus().getStartTime();
-        try {
-            return t == null ? Instant.MAX : Instant.parse(t);
-        } catch (java.time.format.DateTimeParseException e) {
-            return Instant.MAX;
-        }
+        return PodImportance.priority(pod.pod());
     }
 }

@@ -1,7 +1,7 @@
 package io.colocation.scheduler.plugins.queuesort;
 
+import io.colocation.model.pod.PodImportance;
 import io.colocation.scheduler.framework.QueueSortPlugin;
-import io.fabric8.kubernetes.api.model.Pod;
 
 /** kube-scheduler's PrioritySort: the highest {@code spec.priority} first, then the earliest arrival. */
 public final class PrioritySort implements QueueSortPlugin {
@@ -14,11 +14,7 @@ public final class PrioritySort implements QueueSortPlugin {
 
     @Override
     public int compare(QueuedPod a, QueuedPod b) {
-        int byPriority = Integer.compare(priority(b.pod()), priority(a.pod()));
+        int byPriority = Integer.compare(PodImportance.priority(b.pod()), PodImportance.priority(a.pod()));
         return byPriority != 0 ? byPriority : Long.compare(a.arrival(), b.arrival());
-    }
-
-    private static int priority(Pod p) {
-        return p.getSpec() == null || p.getSpec().getPriority() == null ? 0 : p.getSpec().getPriority();
     }
 }
