@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# What the k8s-scheduler's ElasticQuota plugin costs, in one JVM on one in-memory snapshot (no API server): NODES nodes,
+# What the k8s-scheduler's ElasticQuota plugin costs, in one JVM on in-memory snapshots (no API server): NODES nodes,
 # QUOTAS quotas in a 3-level tree (10 orgs, 9 departments each, the rest teams) and PENDING pending pods charged to the
 # teams. The same pods go through the default profile and the same profile with ElasticQuota at PreFilter and Reserve,
-# rounds interleaved (each first in every other round); prints the thread's CPU ms per scheduling cycle of each, their
-# ratio, the plugin's own calls per cycle, and the CPU ms from one quota's min change, and from one pod's arrival, to
-# the next PreFilter's answer (both recompute the tree). About 2 minutes.
+# two of each (made A B B A, each on a snapshot of its own), runs rotated round by round; prints the thread's CPU ms per
+# scheduling cycle of each, their ratio beside what two identical profiles differ by, the plugin's own calls per cycle,
+# and the CPU ms from one quota's min change, and from one pod's arrival, to the plugin's next PreFilter answer (both
+# update the tree along what changed). About a minute.
 #
 #   dev/bench-elastic-quota.sh [NODES] [QUOTAS] [PENDING]      (default 10000 1000 20000; an idle machine)
 set -euo pipefail

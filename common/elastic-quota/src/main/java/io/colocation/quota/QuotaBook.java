@@ -1,11 +1,11 @@
 package io.colocation.quota;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 
 /**
  * Every live pod's charge on its quota, kept as pods come, change and go, and the usage of each quota (its own pods;
@@ -19,8 +19,8 @@ public final class QuotaBook {
 
     private QuotaDirectory directory;
     private final Map<String, Charge> charges = new HashMap<>();
-    private final Map<String, QuotaUsage> usage = new TreeMap<>();
-    private long requestVersion;
+    private final Map<String, QuotaUsage> usage = new HashMap<>();
+    private final Set<String> changedRequests = new HashSet<>();
 
     public QuotaBook(QuotaDirectory directory) {
         this.directory = directory;
@@ -42,7 +42,10 @@ public final class QuotaBook {
         usage.merge(quota, now.usage(), QuotaUsage::plus);
         if (was == null || !was.quota().equals(quota) || !was.usage().request().equals(now.usage().request())
                 || !was.usage().nonPreemptibleRequest().equals(now.usage().nonPreemptibleRequest())) {
-            requestVersion++;
+            changedRequests.add(quota);
+            if (was != null) {
+                changedRequests.add(was.quota());
+            }
         }
         return quota;
     }
@@ -73,7 +76,7 @@ public final class QuotaBook {
         Charge was = charges.remove(key);
         if (was != null) {
             take(was);
-            requestVersion++;
+            changedRequests.add(was.quota());
         }
     }
 
@@ -92,10 +95,10 @@ public final class QuotaBook {
     public void directory(QuotaDirectory next) {
         boolean same = next.resolvesAs(directory);
         directory = next;
-        requestVersion++;
         if (same) {
             return;
         }
+        changedRequests.addAll(usage.keySet());
         usage.clear();
         for (Map.Entry<String, Charge> e : charges.entrySet()) {
             QuotaPod pod = e.getValue().pod();
@@ -104,6 +107,7 @@ public final class QuotaBook {
             e.setValue(c);
             usage.merge(quota, c.usage(), QuotaUsage::plus);
         }
+        changedRequests.addAll(usage.keySet());
     }
 
     /** The quota's own pods on a node that may be preempted (the candidates of revocation). */
@@ -117,18 +121,21 @@ public final class QuotaBook {
         return out;
     }
 
-    /** Each quota's own pods' usage, by name (a copy). */
-    public Map<String, QuotaUsage> usage() {
-        return Collections.unmodifiableMap(new TreeMap<>(usage));
-    }
-
     /** The usage of one quota's own pods. */
     public QuotaUsage usage(String quota) {
         return usage.getOrDefault(quota, QuotaUsage.NONE);
     }
 
-    /** Changes whenever a request changes (a pod came, went, moved quota or changed its requests), not when one is only placed. */
-    public long requestVersion() {
-        return requestVersion;
+    /**
+     * The quotas whose own pods' requests changed since the last call (a pod came, went, moved quota or changed its
+     * requests; not one only placed), which this call forgets.
+     */
+    public Set<String> takeChangedRequests() {
+        if (changedRequests.isEmpty()) {
+            return Set.of(); // the scheduling cycle's case: asked every cycle, mostly nothing
+        }
+        Set<String> out = Set.copyOf(changedRequests);
+        changedRequests.clear();
+        return out;
     }
 }

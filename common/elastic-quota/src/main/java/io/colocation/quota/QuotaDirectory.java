@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ public final class QuotaDirectory {
     /** The pod label that, {@code "false"}, makes a pod non-preemptible. */
     public static final String LABEL_PREEMPTIBLE = ElasticQuotaSpec.PREFIX + "preemptible";
 
-    private final Map<String, ElasticQuotaSpec> byName = new TreeMap<>();
+    private final Map<String, ElasticQuotaSpec> byName = new HashMap<>();
     private final Map<String, String> byListedNamespace = new LinkedHashMap<>();
     private final Map<String, String> problems = new TreeMap<>();
 
@@ -43,21 +44,34 @@ public final class QuotaDirectory {
     public static QuotaDirectory of(Collection<ElasticQuotaSpec> quotas, String quotaNamespace, ResourceAmounts systemMax,
             ResourceAmounts defaultMax) {
         QuotaDirectory d = new QuotaDirectory();
-        List<ElasticQuotaSpec> sorted = new ArrayList<>(quotas);
-        sorted.sort(Comparator.comparing(ElasticQuotaSpec::name).thenComparing(ElasticQuotaSpec::namespace));
-        for (ElasticQuotaSpec q : sorted) {
+        List<ElasticQuotaSpec> second = new ArrayList<>();
+        List<ElasticQuotaSpec> listing = new ArrayList<>();
+        for (ElasticQuotaSpec q : quotas) {
             if (q.name().equals(QuotaTree.ROOT)) {
                 continue;
             }
             ElasticQuotaSpec known = d.byName.putIfAbsent(q.name(), q);
-            if (known != null) {
-                d.problems.put(q.namespace() + "/" + q.name(), "a quota of this name is in namespace " + known.namespace()
-                        + " already; quota names are unique across namespaces");
+            if (known != null) { // of two of a name, the one in the namespace first by name stays
+                boolean earlier = q.namespace().compareTo(known.namespace()) < 0;
+                if (earlier) {
+                    d.byName.put(q.name(), q);
+                }
+                second.add(earlier ? known : q);
             }
+        }
+        for (ElasticQuotaSpec q : second) {
+            d.problems.put(q.namespace() + "/" + q.name(), "a quota of this name is in namespace " + d.byName.get(q.name()).namespace()
+                    + " already; quota names are unique across namespaces");
         }
         d.byName.computeIfAbsent(SYSTEM, n -> builtin(n, quotaNamespace, systemMax));
         d.byName.computeIfAbsent(DEFAULT, n -> builtin(n, quotaNamespace, defaultMax));
         for (ElasticQuotaSpec q : d.byName.values()) {
+            if (!q.namespaces().isEmpty()) {
+                listing.add(q);
+            }
+        }
+        listing.sort(Comparator.comparing(ElasticQuotaSpec::name)); // a namespace listed twice goes to the first by name
+        for (ElasticQuotaSpec q : listing) {
             for (String ns : q.namespaces()) {
                 d.byListedNamespace.putIfAbsent(ns, q.name());
             }
@@ -96,7 +110,7 @@ public final class QuotaDirectory {
         return byName.get(name);
     }
 
-    /** Every quota but the root, by name. */
+    /** Every quota but the root, in no particular order. */
     public Collection<ElasticQuotaSpec> quotas() {
         return Collections.unmodifiableCollection(byName.values());
     }
@@ -107,12 +121,15 @@ public final class QuotaDirectory {
      * weights, parents or lending only).
      */
     public boolean resolvesAs(QuotaDirectory other) {
-        if (!byName.keySet().equals(other.byName.keySet()) || !byListedNamespace.equals(other.byListedNamespace)) {
+        if (byName.size() != other.byName.size() || !byListedNamespace.equals(other.byListedNamespace)) {
             return false;
         }
         for (ElasticQuotaSpec q : byName.values()) {
             ElasticQuotaSpec o = other.byName.get(q.name());
-            if (!q.namespace().equals(o.namespace()) || !q.max().names().equals(o.max().names())) {
+            if (o == null) {
+                return false;
+            }
+            if (q != o && (!q.namespace().equals(o.namespace()) || !q.max().names().equals(o.max().names()))) {
                 return false;
             }
         }

@@ -53,7 +53,7 @@ public final class ResourceAmounts {
 
     /** Σ of both, over the names of either. */
     public ResourceAmounts plus(ResourceAmounts other) {
-        return combine(other, Math::addExact);
+        return other.isEmpty() ? this : isEmpty() ? other : combine(other, Math::addExact);
     }
 
     /** This less {@code other}, never below 0 (Koordinator's {@code SubtractWithNonNegativeResult}). */
@@ -63,7 +63,7 @@ public final class ResourceAmounts {
 
     /** This less {@code other}, possibly below 0 (Kubernetes' {@code quota.Subtract}). */
     public ResourceAmounts minus(ResourceAmounts other) {
-        return combine(other, Math::subtractExact);
+        return other.isEmpty() ? this : combine(other, Math::subtractExact);
     }
 
     /** Without the names whose amount is 0 (Kubernetes' {@code quota.RemoveZeros}). */

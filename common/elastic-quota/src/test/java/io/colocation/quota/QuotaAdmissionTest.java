@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Koordinator's PreFilter check on a book of pods: runtime, the non-preemptible min, the parents; and pods moving quota. */
@@ -28,8 +29,8 @@ class QuotaAdmissionTest {
     }
 
     private static String check(QuotaBook book, QuotaPod pod, boolean parents) {
-        QuotaRuntime rt = QuotaRuntime.compute(book.directory(), book.usage(), ResourceAmounts.of("cpu", 6000), true);
-        return QuotaAdmission.check(rt, q -> rt.get(q).usage(), book.directory().quotaOf(pod.namespace(), pod.labels()),
+        QuotaRuntime rt = QuotaRuntime.compute(book.directory(), book::usage, ResourceAmounts.of("cpu", 6000), true);
+        return QuotaAdmission.check(rt, q -> rt.usage(q, book::usage), book.directory().quotaOf(pod.namespace(), pod.labels()),
                 pod.request(), pod.nonPreemptible(), true, parents);
     }
 
@@ -68,13 +69,13 @@ class QuotaAdmissionTest {
         QuotaBook book = new QuotaBook(none);
         book.put(new QuotaPod("team/a", "team", Map.of(), ResourceAmounts.of("cpu", 500), true));
         assertEquals(500, book.usage(QuotaDirectory.DEFAULT).used().get("cpu"));
-        long before = book.requestVersion();
+        book.takeChangedRequests();
         book.directory(QuotaDirectory.of(List.of(spec("team", QuotaTree.ROOT, false, 0, 1000)), "koordinator-system", BIG, BIG));
         assertEquals(500, book.usage("team").used().get("cpu"), "the quota named like the namespace, in it");
         assertEquals(0, book.usage(QuotaDirectory.DEFAULT).used().get("cpu"));
-        assertEquals(before + 1, book.requestVersion());
+        assertEquals(Set.of("team", QuotaDirectory.DEFAULT), book.takeChangedRequests());
         book.put(book.pod("team/a").assigned(false));
-        assertEquals(before + 1, book.requestVersion(), "unplacing a pod changes what is used, not what is asked");
+        assertEquals(Set.of(), book.takeChangedRequests(), "unplacing a pod changes what is used, not what is asked");
         assertEquals(0, book.usage("team").used().get("cpu"));
     }
 
@@ -82,7 +83,7 @@ class QuotaAdmissionTest {
     void theRootsRuntimeLeavesOutWhatTheDefaultQuotaUses() {
         QuotaBook book = new QuotaBook(tree());
         book.put(new QuotaPod("other/x", "other", Map.of(), ResourceAmounts.of("cpu", 1000), true));
-        QuotaRuntime rt = QuotaRuntime.compute(book.directory(), book.usage(), ResourceAmounts.of("cpu", 6000), true);
+        QuotaRuntime rt = QuotaRuntime.compute(book.directory(), book::usage, ResourceAmounts.of("cpu", 6000), true);
         assertEquals(5000, rt.get(QuotaTree.ROOT).state().runtime().get("cpu"));
         assertEquals(List.of(QuotaTree.ROOT, QuotaDirectory.DEFAULT, QuotaDirectory.SYSTEM, "org", "team"),
                 rt.entries().stream().map(e -> e.spec().name()).toList());

@@ -2,11 +2,11 @@ package io.colocation.quota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The book's hot paths: a reservation moves requests into used and back; a quota change re-resolves pods only when one could move. */
@@ -28,7 +28,7 @@ class QuotaBookTest {
     void aReservationMakesTheRequestUsedAndItsUndoingTakesItBack() {
         QuotaBook book = new QuotaBook(directory(4000, List.of()));
         book.put(pod("team", "a"));
-        long version = book.requestVersion();
+        assertEquals(Set.of("team"), book.takeChangedRequests());
         assertTrue(book.assign("team/a", true));
         assertEquals(new QuotaUsage(CPU, CPU, CPU, CPU), book.usage("team"), "masked to max's cpu; non-preemptible, so used there too");
         assertTrue(book.pod("team/a").assigned());
@@ -37,7 +37,7 @@ class QuotaBookTest {
         assertTrue(book.assign("team/a", false));
         ResourceAmounts none = ResourceAmounts.of("cpu", 0L);
         assertEquals(new QuotaUsage(CPU, none, CPU, none), book.usage("team"));
-        assertEquals(version, book.requestVersion(), "placing a pod asks nothing new");
+        assertEquals(Set.of(), book.takeChangedRequests(), "placing a pod asks nothing new");
         assertFalse(book.assign("team/unknown", true));
     }
 
@@ -46,14 +46,15 @@ class QuotaBookTest {
         QuotaBook book = new QuotaBook(directory(4000, List.of()));
         book.put(pod("team", "a"));
         book.put(pod("other", "b"));
-        assertEquals(CPU, book.usage(QuotaDirectory.DEFAULT).request().masked(java.util.Set.of("cpu")));
-        long version = book.requestVersion();
+        assertEquals(CPU, book.usage(QuotaDirectory.DEFAULT).request().masked(Set.of("cpu")));
+        book.takeChangedRequests();
         book.directory(directory(2000, List.of()));
-        assertNotEquals(version, book.requestVersion(), "a min change is recomputed");
+        assertEquals(Set.of(), book.takeChangedRequests(), "a min change moves no pod: every request stays");
         assertTrue(directory(2000, List.of()).resolvesAs(directory(4000, List.of())));
         assertEquals(CPU, book.usage("team").request());
         book.directory(directory(2000, List.of("other")));
         assertEquals(CPU.plus(CPU), book.usage("team").request(), "the namespaces annotation now lists other: its pod moved");
+        assertEquals(Set.of("team", QuotaDirectory.DEFAULT), book.takeChangedRequests());
         assertEquals(QuotaUsage.NONE.request(), book.usage(QuotaDirectory.DEFAULT).request().withoutZeros());
     }
 }

@@ -57,7 +57,10 @@ public interface Handle {
      */
     ElasticQuotas elasticQuotas();
 
-    /** The ElasticQuota objects as the scheduler has them now; {@link #version} changes whenever they do. */
+    /**
+     * The ElasticQuota objects as the scheduler has them now, each the same object until it changes (as an informer's
+     * store holds them); {@link #version} changes whenever they do.
+     */
     interface ElasticQuotas {
         long version();
 

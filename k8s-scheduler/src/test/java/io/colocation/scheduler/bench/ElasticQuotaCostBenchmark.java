@@ -38,13 +38,13 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the ElasticQuota plugin costs the scheduling cycle (dev/bench-elastic-quota.sh), in one JVM on one snapshot: a
- * cluster of {@code bench.nodes} nodes, {@code bench.quotas} quotas in a 3-level tree (orgs, departments, teams) and
+ * What the ElasticQuota plugin costs the scheduling cycle (dev/bench-elastic-quota.sh), in one JVM: a cluster of
+ * {@code bench.nodes} nodes, {@code bench.quotas} quotas in a 3-level tree (orgs, departments, teams) and
  * {@code bench.pending} pending pods charged to the teams. The same pods go through the default profile and the same
- * profile with ElasticQuota at PreFilter and Reserve, rounds interleaved; the thread's CPU time per cycle is compared
- * (each cycle reserves and then unreserves, so every round sees the same cluster). Then the cost of what makes the
- * plugin recompute the tree: one quota's min changed, and one new pod arriving, each timed up to the next PreFilter's
- * answer.
+ * profile with ElasticQuota at PreFilter and Reserve, two of each (made A B B A, each on a snapshot of its own), runs
+ * rotated round by round; the thread's CPU time per cycle is compared, and each pair's own spread printed beside (each
+ * cycle reserves and then unreserves, so every run sees the same cluster). Then the cost of what makes the plugin update
+ * the tree: one quota's min changed, and one new pod arriving, each timed up to the plugin's next PreFilter answer.
  */
 class ElasticQuotaCostBenchmark {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -180,17 +180,22 @@ class ElasticQuotaCostBenchmark {
         int teams = Integer.getInteger("bench.quotas", 1_000) / orgs / departments - 1; // per department, so the total is bench.quotas
         int pending = Integer.getInteger("bench.pending", 20_000);
         int cycles = Integer.getInteger("bench.cycles", 5_000);
-        int rounds = Integer.getInteger("bench.rounds", 8);
+        int rounds = Integer.getInteger("bench.rounds", 10);
 
-        List<NodeInfo> infos = new ArrayList<>(nodes);
+        List<Node> cluster = new ArrayList<>(nodes);
         for (int i = 0; i < nodes; i++) {
-            Node n = new NodeBuilder().withNewMetadata().withName(String.format("node-%05d", i)).endMetadata().withNewStatus()
+            cluster.add(new NodeBuilder().withNewMetadata().withName(String.format("node-%05d", i)).endMetadata().withNewStatus()
                     .withAllocatable(Map.of("cpu", new Quantity("32"), "memory", new Quantity("128Gi"), "pods", new Quantity("110"),
                             BATCH_CPU, new Quantity("20000"), BATCH_MEMORY, new Quantity("64Gi")))
-                    .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
-            infos.add(Snapshots.node(n, List.of(), null, "bench node " + i));
+                    .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build());
         }
-        ClusterSnapshot snapshot = new ClusterSnapshot(infos, Instant.now());
+        // A snapshot of its own for each profile: a node keeps the first plugin's derived value in its own fields and any
+        // other's one load further, so profiles sharing nodes would be measured unequally (by up to 1.4 here).
+        List<ClusterSnapshot> snapshots = new ArrayList<>();
+        for (int f = 0; f < 4; f++) {
+            snapshots.add(snapshot(cluster));
+        }
+        ClusterSnapshot snapshot = snapshots.get(1); // the first profile with the plugin's
 
         BenchHandle handle = new BenchHandle();
         List<String> leaves = new ArrayList<>();
@@ -207,8 +212,11 @@ class ElasticQuotaCostBenchmark {
                 }
             }
         }
-        Profile plain = profile(false, handle);
+        // Two of each, made in the order A B B A, each pair's spread printed beside the ratio: what the harness itself varies.
+        Profile plainFirst = profile(false, handle);
         Profile quota = profile(true, handle);
+        Profile quotaSecond = profile(true, handle);
+        Profile plainSecond = profile(false, handle);
         ElasticQuota plugin = (ElasticQuota) quota.plugins().stream().filter(p -> p instanceof ElasticQuota).findFirst().orElseThrow();
         List<PodInfo> pods = new ArrayList<>(pending);
         for (int i = 0; i < pending; i++) {
@@ -217,34 +225,32 @@ class ElasticQuotaCostBenchmark {
             pods.add(Snapshots.pod(p, snapshot.now(), "bench pod " + i));
         }
         System.out.printf("ElasticQuota's cost: %,d nodes, %,d quotas (%d orgs, %d departments, %d teams), %,d pending pods; %,d"
-                + " cycles a round, %d interleaved rounds%n", nodes, handle.quotas.size(), orgs, orgs * departments, leaves.size(),
-                pending, cycles, rounds);
+                + " cycles a run, %d rounds of 4 runs (two profiles without the plugin, two with, made A B B A)%n", nodes,
+                handle.quotas.size(), orgs, orgs * departments, leaves.size(), pending, cycles, rounds);
 
-        Framework without = new Framework(plain);
-        Framework with = new Framework(quota);
-        NodeSearch searchWithout = new NodeSearch();
-        NodeSearch searchWith = new NodeSearch();
-        for (int w = 0; w < 3; w++) { // warm-up of both: the JIT compiles either's paths before anything is measured
-            cycles(without, searchWithout, snapshot, pods, cycles, handle);
-            cycles(with, searchWith, snapshot, pods, cycles, handle);
-        }
-        double[] plainMs = new double[rounds];
-        double[] quotaMs = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-            // Each goes first in every other round: neither always follows the other's garbage.
-            if (r % 2 == 0) {
-                plainMs[r] = cycles(without, searchWithout, snapshot, pods, cycles, handle);
-                quotaMs[r] = cycles(with, searchWith, snapshot, pods, cycles, handle);
-            } else {
-                quotaMs[r] = cycles(with, searchWith, snapshot, pods, cycles, handle);
-                plainMs[r] = cycles(without, searchWithout, snapshot, pods, cycles, handle);
+        List<Framework> frameworks = List.of(new Framework(plainFirst), new Framework(quota), new Framework(quotaSecond),
+                new Framework(plainSecond));
+        List<NodeSearch> searches = List.of(new NodeSearch(), new NodeSearch(), new NodeSearch(), new NodeSearch());
+        for (int w = 0; w < 3; w++) { // warm-up of all: the JIT compiles every path before anything is measured
+            for (int f = 0; f < 4; f++) {
+                cycles(frameworks.get(f), searches.get(f), snapshots.get(f), pods, cycles, handle);
             }
-            System.out.printf("  round %d  CPU ms per cycle: without %.4f, with ElasticQuota %.4f%n", r + 1, plainMs[r], quotaMs[r]);
         }
+        double[][] ms = new double[4][rounds];
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < 4; k++) { // each goes first in every fourth round: none always follows another's garbage
+                int f = (r + k) % 4;
+                ms[f][r] = cycles(frameworks.get(f), searches.get(f), snapshots.get(f), pods, cycles, handle);
+            }
+            System.out.printf("  round %d  CPU ms per cycle: without %.4f %.4f, with ElasticQuota %.4f %.4f%n", r + 1, ms[0][r], ms[3][r],
+                    ms[1][r], ms[2][r]);
+        }
+        double[] plainMs = concat(ms[0], ms[3]);
+        double[] quotaMs = concat(ms[1], ms[2]);
         double ratio = median(quotaMs) / median(plainMs);
         // The plugin's own calls of a cycle (PreFilter, Reserve, Unreserve), on the same pods and node.
         double[] ownMs = new double[rounds];
-        String node = infos.get(0).name();
+        String node = snapshot.nodes().get(0).name();
         for (int r = 0; r < rounds; r++) {
             long t0 = CPU.getCurrentThreadCpuTime();
             for (int i = 0; i < cycles; i++) {
@@ -257,29 +263,33 @@ class ElasticQuotaCostBenchmark {
             ownMs[r] = (CPU.getCurrentThreadCpuTime() - t0) / 1e6 / cycles;
         }
 
-        // One quota's min changes: the next PreFilter re-reads the quotas, re-resolves every pod and recomputes the tree.
-        int changes = Integer.getInteger("bench.changes", 200);
+        // One quota's min changes: the next PreFilter reads that object again and updates the tree where the change
+        // reaches. One pod arrives: its quota's request changes, the tree is updated along its path. A first pass of each
+        // is the JIT's warm-up; the second is measured.
+        int changes = Integer.getInteger("bench.changes", 500);
         Map<String, Long> total = snapshot.order().allocatableTotal();
         double[] changeMs = new double[changes];
-        for (int i = 0; i < changes; i++) {
-            String team = leaves.get(i % leaves.size());
-            handle.quotas.put(team, quota(team, team.substring(0, team.indexOf("-team-")), false, 100 + i % 50, 1_000));
-            handle.quotaVersion++;
-            long t0 = CPU.getCurrentThreadCpuTime();
-            with.runPreFilter(new CycleState(snapshot), pods.get(i));
-            changeMs[i] = (CPU.getCurrentThreadCpuTime() - t0) / 1e6;
-        }
-        // One pod arrives: its quota's request changes and the tree is recomputed at the next PreFilter.
         double[] arrivalMs = new double[changes];
-        for (int i = 0; i < changes; i++) {
-            Pod p = pod(leaves.get(i % leaves.size()), "arrival-" + i);
-            handle.listeners.forEach(l -> l.changed(p));
-            long t0 = CPU.getCurrentThreadCpuTime();
-            with.runPreFilter(new CycleState(snapshot), pods.get(i));
-            arrivalMs[i] = (CPU.getCurrentThreadCpuTime() - t0) / 1e6;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < changes; i++) {
+                String team = leaves.get(i % leaves.size());
+                handle.quotas.put(team, quota(team, team.substring(0, team.indexOf("-team-")), false, 100 + (i + pass) % 50, 1_000));
+                handle.quotaVersion++;
+                long t0 = CPU.getCurrentThreadCpuTime();
+                assertTrue(plugin.preFilter(new CycleState(snapshot), pods.get(i)).success());
+                changeMs[i] = (CPU.getCurrentThreadCpuTime() - t0) / 1e6;
+            }
+            for (int i = 0; i < changes; i++) {
+                Pod p = pod(leaves.get(i % leaves.size()), "arrival-" + pass + "-" + i);
+                handle.listeners.forEach(l -> l.changed(p));
+                long t0 = CPU.getCurrentThreadCpuTime();
+                assertTrue(plugin.preFilter(new CycleState(snapshot), pods.get(i)).success());
+                arrivalMs[i] = (CPU.getCurrentThreadCpuTime() - t0) / 1e6;
+            }
         }
-        System.out.printf("%nCPU ms per scheduling cycle (median of %d rounds): without ElasticQuota %.4f, with %.4f, ratio %.2f%n",
-                rounds, median(plainMs), median(quotaMs), ratio);
+        System.out.printf("%nCPU ms per scheduling cycle (median of %d runs each): without ElasticQuota %.4f, with %.4f, ratio %.2f"
+                + " (two identical profiles differ by %.2f without, %.2f with)%n", 2 * rounds, median(plainMs), median(quotaMs), ratio,
+                spread(ms[0], ms[3]), spread(ms[1], ms[2]));
         System.out.printf("the plugin's own PreFilter + Reserve + Unreserve per cycle: %.4f ms (%.0f %% of the cycle without it)%n",
                 median(ownMs), 100 * median(ownMs) / median(plainMs));
         System.out.printf("one quota's min changed, up to the next PreFilter's answer: median %.2f ms, p99 %.2f ms (%d changes)%n",
@@ -307,6 +317,25 @@ class ElasticQuotaCostBenchmark {
         double ms = (CPU.getCurrentThreadCpuTime() - t0) / 1e6 / count;
         assertTrue(placed == count, "every cycle finds a node: " + placed + " of " + count);
         return ms;
+    }
+
+    private static ClusterSnapshot snapshot(List<Node> cluster) throws Exception {
+        List<NodeInfo> infos = new ArrayList<>(cluster.size());
+        for (Node n : cluster) {
+            infos.add(Snapshots.node(n, List.of(), null, "bench node " + n.getMetadata().getName()));
+        }
+        return new ClusterSnapshot(infos, Instant.now());
+    }
+
+    private static double[] concat(double[] a, double[] b) {
+        double[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** The ratio of the larger median to the smaller: what two runs of the same thing differ by here. */
+    private static double spread(double[] a, double[] b) {
+        return Math.max(median(a), median(b)) / Math.min(median(a), median(b));
     }
 
     private static double median(double[] v) {

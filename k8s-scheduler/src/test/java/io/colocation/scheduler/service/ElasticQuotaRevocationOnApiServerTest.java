@@ -126,7 +126,8 @@ class ElasticQuotaRevocationOnApiServerTest {
             running(client, BORROWER, borrowed.get(i), "2026-12-03T08:00:0" + i + "Z");
         }
         Await.until(Duration.ofSeconds(10), () -> "{\"kubernetes.io/batch-cpu\":\"6k\"}".equals(annotation(client, BORROWER, QuotaStatus.RUNTIME)));
-        assertEquals(Map.of(BATCH_CPU, "6k"), used(client, BORROWER));
+        // status.used is its own write (the status subresource), just after the annotations'.
+        Await.until(Duration.ofSeconds(10), () -> Map.of(BATCH_CPU, "6k").equals(used(client, BORROWER)));
         assertEquals("{\"kubernetes.io/batch-cpu\":\"1k\"}", annotation(client, BORROWER, QuotaStatus.NON_PREEMPTIBLE_USED));
 
         // A budget that lets one of the two low-priority pods go (as the disruption controller would say).
@@ -150,9 +151,9 @@ class ElasticQuotaRevocationOnApiServerTest {
         Await.until(Duration.ofSeconds(30), () -> evicted(client, BORROWER, "c-x") || evicted(client, BORROWER, "c-y"));
         String victim = evicted(client, BORROWER, "c-x") ? "c-x" : "c-y";
         String kept = victim.equals("c-x") ? "c-y" : "c-x";
-        assertTrue(events(client, BORROWER, victim, QuotaOveruseRevoker.EVENT_REASON).stream().anyMatch(m -> m.contains(
-                "ElasticQuota " + BORROWER + " has used " + BATCH_CPU + ":6k over its runtime " + BATCH_CPU + ":4k")),
-                "the evicted pod says why: " + events(client, BORROWER, victim, QuotaOveruseRevoker.EVENT_REASON));
+        // The victim's Event is recorded once its eviction is answered: it may follow the eviction by a moment.
+        Await.until(Duration.ofSeconds(10), () -> events(client, BORROWER, victim, QuotaOveruseRevoker.EVENT_REASON).stream()
+                .anyMatch(m -> m.contains("ElasticQuota " + BORROWER + " has used " + BATCH_CPU + ":6k over its runtime " + BATCH_CPU + ":4k")));
         Thread.sleep(4_500); // two more delays while the victim terminates: the budget holds the other, nothing more important goes
         for (String p : List.of("c-held", "c-a", "c-b", "c-c", kept)) {
             assertTrue(QuotaTestCluster.bound(client, BORROWER, p) && !evicted(client, BORROWER, p), p + " stays");

@@ -23,8 +23,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,10 +53,11 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
     private final Set<String> reserved = new HashSet<>();
     private long directoryVersion = -1;
     private Map<String, String> unreadable = Map.of();
-    private Map<String, Read> reads = Map.of();
+    private Map<GenericKubernetesResource, Read> reads = Map.of();
     private QuotaRuntime runtime;
-    private long runtimeRequestVersion = -1;
     private Map<String, Long> runtimeTotal;
+    // Quotas whose objects were read again since the runtime was last brought up to date.
+    private final Set<String> respecified = new HashSet<>();
 
     public ElasticQuota(ElasticQuotaArgs args, Handle handle) {
         this.args = args;
@@ -116,28 +118,29 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
 
     /**
      * The quotas as the source has them now; an unreadable one is left out, named in the log (once per version) and in
-     * {@link #view}. An object is read again only when its resourceVersion changed.
+     * {@link #view}. An object is read again only when the source hands out another one in its place (an informer's
+     * store keeps the same object until it changes), so a change costs one object's reading, not a thousand.
      */
     private void refreshDirectory() {
         if (source == null || source.version() == directoryVersion) {
             return;
         }
         directoryVersion = source.version();
-        List<ElasticQuotaSpec> specs = new ArrayList<>();
+        Collection<GenericKubernetesResource> objects = source.objects();
+        List<ElasticQuotaSpec> specs = new ArrayList<>(objects.size());
         Map<String, String> bad = new TreeMap<>();
-        Map<String, Read> now = new HashMap<>();
-        for (GenericKubernetesResource o : source.objects()) {
-            String name = o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
-            String version = o.getMetadata().getResourceVersion();
-            Read r = reads.get(name);
-            if (r == null || version == null || !version.equals(r.resourceVersion())) {
-                r = read(o, name, version);
+        Map<GenericKubernetesResource, Read> now = new IdentityHashMap<>(objects.size());
+        for (GenericKubernetesResource o : objects) {
+            Read r = reads.get(o);
+            if (r == null) {
+                r = read(o);
+                respecified.add(o.getMetadata().getName());
             }
-            now.put(name, r);
+            now.put(o, r);
             if (r.spec() != null) {
                 specs.add(r.spec());
             } else {
-                bad.put(name, r.error());
+                bad.put(o.getMetadata().getNamespace() + "/" + o.getMetadata().getName(), r.error());
             }
         }
         reads = now;
@@ -145,34 +148,45 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
         book.directory(directory(specs)); // its problems are the tree's too: runtime() logs them
     }
 
-    /** One ElasticQuota object as read at one resourceVersion: its spec, or why it does not read. */
-    private record Read(String resourceVersion, ElasticQuotaSpec spec, String error) {
+    /** One ElasticQuota object as read: its spec, or why it does not read. */
+    private record Read(ElasticQuotaSpec spec, String error) {
     }
 
-    private static Read read(GenericKubernetesResource o, String name, String version) {
+    private static Read read(GenericKubernetesResource o) {
+        String name = o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
         try {
             ElasticQuotaSpec spec = ElasticQuotaSpec.read(Serialization.jsonMapper().valueToTree(o));
             if (spec.sharedWeightNote() != null) {
                 LOG.info("ElasticQuota {}: {}", name, spec.sharedWeightNote());
             }
-            return new Read(version, spec, null);
+            return new Read(spec, null);
         } catch (InvalidInputException e) {
             LOG.warn("an ElasticQuota the scheduler cannot read is left out of the tree (its pods go to {}): {}",
                     QuotaDirectory.DEFAULT, e.getMessage());
-            return new Read(version, null, e.getMessage());
+            return new Read(null, e.getMessage());
         }
     }
 
-    /** The tree on {@code total}, recomputed only when a quota, a request or the total changed. */
+    /**
+     * The tree on {@code total}, brought up to date only when a quota, a request or the total changed, and then only in
+     * what the change affects ({@link QuotaRuntime#updated}).
+     */
     private QuotaRuntime runtime(Map<String, Long> total) {
         refreshDirectory();
-        if (runtime == null || runtimeRequestVersion != book.requestVersion() || !total.equals(runtimeTotal)) {
-            QuotaRuntime next = QuotaRuntime.compute(book.directory(), book.usage(), ResourceAmounts.of(total), args.enableMinQuotaScale());
+        Set<String> changed = book.takeChangedRequests();
+        if (!respecified.isEmpty()) {
+            changed = new HashSet<>(changed);
+            changed.addAll(respecified);
+            respecified.clear();
+        }
+        if (runtime == null || !changed.isEmpty() || !total.equals(runtimeTotal)) {
+            QuotaRuntime next = runtime == null
+                    ? QuotaRuntime.compute(book.directory(), book::usage, ResourceAmounts.of(total), args.enableMinQuotaScale())
+                    : runtime.updated(book.directory(), changed, book::usage, ResourceAmounts.of(total));
             if (runtime == null || !next.problems().equals(runtime.problems())) {
                 next.problems().forEach((q, why) -> LOG.warn("ElasticQuota {} is left out of the tree: {}", q, why));
             }
             runtime = next;
-            runtimeRequestVersion = book.requestVersion();
             runtimeTotal = total;
         }
         return runtime;
