@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sandbox scenario as CI runs it: the distribution's `colocation sandbox` with 2 nodes and a short scenario must
 # exit 0 (its invariants held: no overcommit under partitioned, the MapReduce job succeeded, Batch used by both sides,
-# at least one preemption, every batch pod ran, the Spark applications on YARN and, on the real node, on Kubernetes
+# at least one preemption, every batch pod ran, the idle team's pods placed once they came (its quota's min back), the Spark applications on YARN and, on the real node, on Kubernetes
 # succeeded with an executor pod evicted, the first node a real kubelet where the host allows it) and leave
 # nothing behind (no process, work directory, cgroup or port of its own).
 # Usage: dev/test-sandbox.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)

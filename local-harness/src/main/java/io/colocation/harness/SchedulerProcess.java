@@ -24,25 +24,37 @@ public final class SchedulerProcess extends LoopbackPart {
 
     /**
      * @param loadAwareArgs LoadAwareScheduling's arguments, a YAML mapping ({@code {usageThresholds: {cpu: 90}}})
+     * @param quotaArgs     ElasticQuota's arguments, a YAML mapping, with the plugin enabled at PreFilter, PostFilter and
+     *                      Reserve; null for a profile without it
      * @param settings      lines of {@code k8s-scheduler.yml} beyond its name, profile, kubeconfig and status
      * @param ready         a further condition of being started, or null
      */
     public static SchedulerProcess start(Path home, Path work, Path kubeconfig, String schedulerName, String loadAwareArgs,
-            String settings, List<String> javaOptions, Path log, Duration timeout, BooleanSupplier ready) throws PartFailedException {
+            String quotaArgs, String settings, List<String> javaOptions, Path log, Duration timeout, BooleanSupplier ready) throws PartFailedException {
         int port = LoopbackPorts.pick();
         String url = "http://127.0.0.1:" + port;
         Path profile = work.resolve("k8s-scheduler-profile.yaml");
         Path config = work.resolve("k8s-scheduler.yml");
         try {
+            String quotaPlugins = quotaArgs == null ? "" : """
+                      plugins:
+                        preFilter: {enabled: [{name: ElasticQuota}]}
+                        postFilter: {enabled: [{name: ElasticQuota}]}
+                        reserve: {enabled: [{name: ElasticQuota}]}
+                    """;
+            String quotaConfig = quotaArgs == null ? "" : """
+                      - name: ElasticQuota
+                        args: %s
+                    """.formatted(quotaArgs);
             Files.writeString(profile, """
                     apiVersion: kubescheduler.config.k8s.io/v1
                     kind: KubeSchedulerConfiguration
                     profiles:
                     - schedulerName: %s
-                      pluginConfig:
+                    %s  pluginConfig:
                       - name: LoadAwareScheduling
                         args: %s
-                    """.formatted(schedulerName, loadAwareArgs));
+                    %s""".formatted(schedulerName, quotaPlugins, loadAwareArgs, quotaConfig));
             Files.writeString(config, """
                     schedulerName: %s
                     profileFile: %s

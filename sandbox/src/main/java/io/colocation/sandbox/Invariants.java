@@ -23,6 +23,9 @@ public final class Invariants {
             broken.add("the ClusterColocationProfile webhook converted " + s.batchPodsConverted() + " of " + s.batchPodsSubmitted()
                     + " ordinary batch-namespace pods");
         }
+        if (!s.lenderServed()) {
+            broken.add("the idle team's pods, once they came, were not all placed: it did not get its quota's min back (" + s.quotas() + ")");
+        }
         if (s.batchPodsFailed() > 0) {
             broken.add(s.batchPodsFailed() + " batch pods failed");
         }

@@ -20,6 +20,7 @@ import io.colocation.sandbox.scenario.BrokerView;
 import io.colocation.sandbox.scenario.LoadFiles;
 import io.colocation.sandbox.scenario.Narrator;
 import io.colocation.sandbox.scenario.Scenario;
+import io.colocation.sandbox.scenario.TeamQuotas;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
@@ -192,8 +193,9 @@ public final class Sandbox implements AutoCloseable {
             // LoadAwareScheduling's CPU threshold at 90 %: here online pods use most of each node by design, and the broker's
             // grant (batch-cpu) is what keeps batch within the reclaimed capacity
             parts.push(SchedulerProcess.start(home, work, api.kubeconfig(), Scenario.K8S_SCHEDULER, "{usageThresholds: {cpu: 90, memory: 95}}",
-                    "", List.of("-Xmx256m"), logs.resolve("k8s-scheduler.log"), Duration.ofSeconds(60), () -> leads(client)));
-            narrator.say("k8s-scheduler (" + Scenario.K8S_SCHEDULER + ") leads and places batch pods on the broker's grants");
+                    TeamQuotas.ARGS, "", List.of("-Xmx256m"), logs.resolve("k8s-scheduler.log"), Duration.ofSeconds(60), () -> leads(client)));
+            narrator.say("k8s-scheduler (" + Scenario.K8S_SCHEDULER + ") leads and places batch pods on the broker's grants, within"
+                    + " their teams' ElasticQuotas (" + TeamQuotas.ARGS + ")");
             narrator.plain("""
 
                       console:   %s/   (drain/undrain with the token %s)

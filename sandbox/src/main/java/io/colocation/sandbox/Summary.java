@@ -18,6 +18,8 @@ import java.nio.file.Path;
  *                          what was evicted or lost, run time; or why there was none
  * @param sparkKubernetesSucceeded it finished with every count right and no task failure counted against it
  * @param sparkExecutorsEvicted executor pods of it the real node's koordlet evicted
+ * @param quotas            what the two teams' ElasticQuotas did: what one borrowed, what was revoked, when the other was served
+ * @param lenderServed      the lending team's pods were all placed once they came (or it sent none)
  * @param realNode          what the real node (a kubelet on this host) ran, or why every node was simulated
  * @param hostCgroups       what the first node's koordlet did on this host's cgroups, or why nothing
  */
@@ -25,7 +27,8 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
         double batchCoresAtSpike, double kubernetesUsedCoresPeak, double yarnUsedCoresPeak, double peakUtilisationPercent,
         long overcommitSamples, long samples, long preemptions, long evictions, int batchPodsCompleted, int batchPodsFailed,
         int batchPodsSubmitted, int batchPodsConverted, String mapReduceJob, boolean mapReduceSucceeded, String sparkJob,
-        boolean sparkSucceeded, String sparkKubernetesJob, boolean sparkKubernetesSucceeded, int sparkExecutorsEvicted, String realNode, String hostCgroups) {
+        boolean sparkSucceeded, String sparkKubernetesJob, boolean sparkKubernetesSucceeded, int sparkExecutorsEvicted, String quotas,
+        boolean lenderServed, String realNode, String hostCgroups) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -39,7 +42,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                 row("peak CPU utilisation of the nodes", String.format("%.0f %%", peakUtilisationPercent)),
                 row("overcommit samples", overcommitSamples + " of " + samples + (policy.equals("partitioned") ? " (must be 0)" : "")),
                 row("YARN containers preempted", Long.toString(preemptions)),
-                row("batch pods evicted", evictions + " (only the first node's koordlet enforces)"),
+                row("batch pods evicted", evictions + " (by the first node's koordlet, the only one that enforces, or revoked by a quota)"),
                 row("batch pods completed", batchPodsCompleted + " of " + batchPodsSubmitted
                         + (batchPodsFailed > 0 ? ", " + batchPodsFailed + " failed" : "")),
                 row("converted by the ClusterColocationProfile", batchPodsConverted + " of " + batchPodsSubmitted
@@ -47,6 +50,7 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
                 row("MapReduce job", mapReduceJob),
                 row("Spark on YARN", sparkJob),
                 row("Spark on Kubernetes", sparkKubernetesJob),
+                row("ElasticQuotas", quotas),
                 row("real node", realNode),
                 row("this host's cgroups", hostCgroups));
     }
@@ -56,7 +60,8 @@ public record Summary(String policy, int nodes, double nodeUsageCoresAvg, double
         return new Summary(policy, nodes, nodeUsageCoresAvg, nodeUsageCoresPeak, batchCoresAvg, batchCoresAtSpike,
                 kubernetesUsedCoresPeak, yarnUsedCoresPeak, peakUtilisationPercent, overcommitSamples, samples, preemptions, evictions,
                 batchPodsCompleted, batchPodsFailed, batchPodsSubmitted, batchPodsConverted, mapReduceJob, mapReduceSucceeded, sparkJob,
-                sparkSucceeded, sparkKubernetesJob, sparkKubernetesSucceeded, sparkExecutorsEvicted, realNodeText, hostCgroupsText);
+                sparkSucceeded, sparkKubernetesJob, sparkKubernetesSucceeded, sparkExecutorsEvicted, quotas, lenderServed, realNodeText,
+                hostCgroupsText);
     }
 
     private static String row(String what, String value) {

@@ -12,6 +12,9 @@ import java.util.List;
  * is put back, the most important first, while the quota stays within its runtime, and the rest go.
  */
 public final class QuotaRevocation {
+    /** The reason of the Warning Event each revoked pod gets (ours; Koordinator records none). */
+    public static final String EVENT_REASON = "QuotaOverUsedRevoked";
+
     /** Least important first: lower priority, then the later start (Kubernetes' {@code MoreImportantPod} reversed), then key. */
     static final Comparator<Candidate> LEAST_IMPORTANT_FIRST = Comparator.comparingInt(Candidate::priority)
             .thenComparing(Candidate::started, Comparator.reverseOrder()).thenComparing(Candidate::key);

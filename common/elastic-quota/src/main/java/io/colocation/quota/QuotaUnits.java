@@ -70,10 +70,10 @@ public final class QuotaUnits {
         }
     }
 
-    /** As {@link #readOrNull(JsonNode)}, from JSON text. */
+    /** As {@link #readOrNull(JsonNode)}, from JSON text (null text: a missing list). */
     public static ResourceAmounts readOrNull(String json) {
         try {
-            return readOrNull(JSON.readTree(json));
+            return readOrNull(json == null ? null : JSON.readTree(json));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return null;
         }

@@ -36,7 +36,6 @@ import org.slf4j.LoggerFactory;
  * stop does not make the next round evict a more important pod in its place (Koordinator would).
  */
 final class QuotaOveruseRevoker {
-    static final String EVENT_REASON = "QuotaOverUsedRevoked";
     private static final Logger LOG = LoggerFactory.getLogger(QuotaOveruseRevoker.class);
 
     private final ElasticQuota plugin;
@@ -117,7 +116,7 @@ final class QuotaOveruseRevoker {
                     LOG.warn("{}: pod {} not revoked: {} (tried again after the next delay)", why, v.key(), refused.get());
                 } else {
                     evicted.add(v.key());
-                    events.warning(EventRecorder.Involved.of(pod), EVENT_REASON, "evicted by the scheduler: " + why, null);
+                    events.warning(EventRecorder.Involved.of(pod), QuotaRevocation.EVENT_REASON, "evicted by the scheduler: " + why, null);
                 }
             }
         }

@@ -152,7 +152,7 @@ class ElasticQuotaRevocationOnApiServerTest {
         String victim = evicted(client, BORROWER, "c-x") ? "c-x" : "c-y";
         String kept = victim.equals("c-x") ? "c-y" : "c-x";
         // The victim's Event is recorded once its eviction is answered: it may follow the eviction by a moment.
-        Await.until(Duration.ofSeconds(10), () -> events(client, BORROWER, victim, QuotaOveruseRevoker.EVENT_REASON).stream()
+        Await.until(Duration.ofSeconds(10), () -> events(client, BORROWER, victim, io.colocation.quota.QuotaRevocation.EVENT_REASON).stream()
                 .anyMatch(m -> m.contains("ElasticQuota " + BORROWER + " has used " + BATCH_CPU + ":6k over its runtime " + BATCH_CPU + ":4k")));
         Thread.sleep(4_500); // two more delays while the victim terminates: the budget holds the other, nothing more important goes
         for (String p : List.of("c-held", "c-a", "c-b", "c-c", kept)) {

@@ -17,7 +17,8 @@ import java.util.Map;
 
 /**
  * The story the sandbox tells, on a clock that starts with the koordlets: online pods are already there; once Batch
- * appears on every node, batch pods go to Kubernetes and a MapReduce job to YARN; the online spike (from
+ * appears on every node, batch pods go to Kubernetes and a MapReduce job to YARN, the batch pods all of one team that
+ * borrows what an idle second team lends, whose own pods come later and take its share back ({@link TeamQuotas}); the online spike (from
  * {@link LoadFiles#SPIKE_START} to {@link LoadFiles#SPIKE_END} of the scenario) shrinks Batch and YARN containers are
  * preempted; then the work finishes and the summary is drawn. Every second the broker's ledger is sampled. With Spark,
  * a Spark application goes to YARN beside the MapReduce job, and with a real node another runs on Kubernetes, its
@@ -52,6 +53,7 @@ public final class Scenario implements AutoCloseable {
     private final Map<String, BrokerView.Ledger> lastSeen = new HashMap<>();
     private final LedgerSamples samples;
     private final BatchPods batchPods;
+    private final TeamQuotas quotas;
 
     public Scenario(KubernetesClient client, BrokerView broker, SandboxYarn yarn, boolean spark, Narrator narrator, List<String> nodes,
             KubeletNode realNode, Path kubeconfig, double realScale, Duration duration, String policy, int nodeCores, Path work) {
@@ -71,6 +73,7 @@ public final class Scenario implements AutoCloseable {
         this.work = work;
         this.samples = new LedgerSamples(nodeCores, this::scale);
         this.batchPods = new BatchPods(client, nodes, this.realNode, realScale);
+        this.quotas = new TeamQuotas(client, narrator);
     }
 
     /** The online pods of a node, as the load curves name them (namespace/name). */
@@ -155,6 +158,7 @@ public final class Scenario implements AutoCloseable {
         long spikeStart = clockStartNanos + (long) (duration.toNanos() * LoadFiles.SPIKE_START);
         long spikeEnd = clockStartNanos + (long) (duration.toNanos() * LoadFiles.SPIKE_END);
         boolean batchSeen = false;
+        long lenderAt = Long.MAX_VALUE;
         boolean spikeTold = false;
         boolean spikeEndTold = false;
         MapReduceWatch job = null;
@@ -171,13 +175,18 @@ public final class Scenario implements AutoCloseable {
                 batchSeen = true;
                 narrator.say("2. Batch on every node, split between Kubernetes and YARN (" + policy + "):");
                 ledgers.values().forEach(l -> narrator.say("   " + describe(l)));
-                podsSubmitted = batchPods.submit(Math.max(20, duration.toSeconds() / 3));
+                quotas.create(ledgers.values().stream().mapToLong(BrokerView.Ledger::kubernetesGrantCpu).sum());
+                podsSubmitted = batchPods.submit(Math.max(20, duration.toSeconds() / 3), TeamQuotas.BORROWER, TeamQuotas.BEYOND_GRANT);
+                // The lender's pods come once the borrower's hold the grant, long before those end: its room comes back
+                // by revocation.
+                lenderAt = now + Duration.ofSeconds(8).toNanos();
                 if (yarn != null) {
                     // Maps that last into the spike, where they are preempted, and run again after it.
                     int maps = nodes.size();
                     long mapMillis = Duration.ofNanos(spikeStart - System.nanoTime()).toMillis() + duration.toMillis() * 15 / 100 + 15_000;
                     job = new MapReduceWatch(yarn.submitSleepJob(maps, mapMillis, work.resolve("mapreduce")));
-                    narrator.say("3. " + podsSubmitted + " ordinary pods (1 cpu, 1 GiB" + realBatchPodSize() + ") to the batch namespace, " + batchPods.converted()
+                    narrator.say("3. " + podsSubmitted + " ordinary pods of " + TeamQuotas.BORROWER + " (1 cpu, 1 GiB" + realBatchPodSize() + "; "
+                            + TeamQuotas.BEYOND_GRANT + " more than the grant holds, waiting for room) to the batch namespace, " + batchPods.converted()
                             + " turned into batch pods (koord-batch, BE, 1 batch-core / 1 GiB batch-memory) by the ClusterColocationProfile"
                             + " webhook and placed by the k8s-scheduler on the broker's grants; MapReduce job " + job.id() + " (" + maps + " maps of " + mapMillis / 1000 + " s) to YARN");
                     if (spark) {
@@ -189,13 +198,20 @@ public final class Scenario implements AutoCloseable {
                                 + maps + " executors of 1 core / 512 MiB, one task of " + taskMillis / 1000 + " s each)");
                     }
                 } else {
-                    narrator.say("3. " + podsSubmitted + " ordinary pods to the batch namespace, " + batchPods.converted()
+                    narrator.say("3. " + podsSubmitted + " ordinary pods of " + TeamQuotas.BORROWER + " to the batch namespace, " + batchPods.converted()
                             + " turned into batch pods by the ClusterColocationProfile webhook (no YARN in this run)");
                 }
                 if (sparkKubernetesJob != null) {
                     narrator.say("   and on Kubernetes the Spark driver's executor pods, waiting since before the clock, are placed on "
                             + realNode + "'s grant");
                 }
+            }
+            if (now >= lenderAt) {
+                lenderAt = Long.MAX_VALUE;
+                int wave = quotas.lenderWave();
+                batchPods.submitMore(wave, Math.max(10, duration.toSeconds() / 5), TeamQuotas.LENDER);
+                podsSubmitted += wave;
+                quotas.lenderArrived(wave);
             }
             if (!spikeTold && now >= spikeStart) {
                 spikeTold = true;
@@ -207,6 +223,9 @@ public final class Scenario implements AutoCloseable {
             }
             tellGrantChanges(ledgers);
             batchPods.poll();
+            if (batchSeen) {
+                quotas.poll(batchPods);
+            }
             if (job != null) {
                 job.poll();
             }
@@ -272,7 +291,7 @@ public final class Scenario implements AutoCloseable {
                 batchPods.count("Succeeded"), batchPods.count("Failed"), podsSubmitted, batchPods.converted(), jobResult, jobOk,
                 sparkResult, sparkJob != null && sparkJob.complete() && sparkJob.succeeded(), sparkKubernetesResult,
                 sparkKubernetesJob != null && sparkKubernetesJob.complete() && sparkKubernetesJob.succeeded(),
-                sparkKubernetesJob == null ? 0 : sparkKubernetesJob.executorsEvicted(), "", "");
+                sparkKubernetesJob == null ? 0 : sparkKubernetesJob.executorsEvicted(), quotas.summary(), quotas.lenderServed(), "", "");
     }
 
     /** Stops the Spark applications' spark-submit if they still run (the scenario ended or was interrupted first). */

@@ -50,7 +50,7 @@ public final class ControlPlane implements AutoCloseable {
     public void startScheduler(Path home, Path work, Path kubeconfig, ScaledClock clock, int nodes) throws PartFailedException {
         List<String> opts = new ArrayList<>(List.of("-Xmx" + heapMb(nodes) + "m"));
         opts.addAll(clockProperties(clock));
-        scheduler = SchedulerProcess.start(home, work, kubeconfig, SCHEDULER_NAME, LOAD_AWARE_ARGS, """
+        scheduler = SchedulerProcess.start(home, work, kubeconfig, SCHEDULER_NAME, LOAD_AWARE_ARGS, null, """
                 leaderElection: {enabled: false}
                 clientQps: 500
                 clientBurst: 500
