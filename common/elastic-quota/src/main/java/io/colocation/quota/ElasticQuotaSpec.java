@@ -43,22 +43,9 @@ public record ElasticQuotaSpec(String name, String namespace, String parent, boo
         ResourceAmounts max = QuotaUnits.read(quota.path("spec").get("max"), where + ": spec.max");
         JsonNode labels = meta.path("labels");
         String parent = labels.path(LABEL_PARENT).asText("");
-        ResourceAmounts weight = max;
-        String note = null;
-        String weightJson = meta.path("annotations").path(ANNOTATION_SHARED_WEIGHT).asText("");
-        if (!weightJson.isEmpty()) {
-            try {
-                ResourceAmounts given = QuotaUnits.read(JSON.readTree(weightJson), where + ": annotation " + ANNOTATION_SHARED_WEIGHT);
-                if (given.asMap().values().stream().anyMatch(v -> v > 0)) {
-                    weight = given;
-                } else {
-                    note = ANNOTATION_SHARED_WEIGHT + " is all zero: the max is the shared weight";
-                }
-            } catch (InvalidInputException | com.fasterxml.jackson.core.JsonProcessingException e) {
-                note = ANNOTATION_SHARED_WEIGHT + " is not a JSON ResourceList (" + firstLine(e.getMessage())
-                        + "): the max is the shared weight, as Koordinator does";
-            }
-        }
+        SharedWeight shared = sharedWeight(meta, max, where);
+        ResourceAmounts weight = shared.weight();
+        String note = shared.note();
         List<String> namespaces = new ArrayList<>();
         String nsJson = meta.path("annotations").path(ANNOTATION_NAMESPACES).asText("");
         if (!nsJson.isEmpty()) {
@@ -78,6 +65,32 @@ public record ElasticQuotaSpec(String name, String namespace, String parent, boo
 
     private static String firstLine(String message) {
         return message == null ? "" : message.lines().findFirst().orElse("");
+    }
+
+    /**
+     * The shared weight an object's {@code shared-weight} annotation gives: the annotation's amounts, or the max when it
+     * is absent, all zero or unreadable, with a note saying why (Koordinator falls back so too).
+     *
+     * @param unreadable why the annotation is not a ResourceList of amounts not below 0 (what the webhook refuses); null
+     *                   when it is one or absent
+     */
+    public record SharedWeight(ResourceAmounts weight, String note, String unreadable) {
+    }
+
+    /** @param meta the object's {@code metadata} */
+    public static SharedWeight sharedWeight(JsonNode meta, ResourceAmounts max, String where) {
+        String json = meta.path("annotations").path(ANNOTATION_SHARED_WEIGHT).asText("");
+        if (json.isEmpty()) {
+            return new SharedWeight(max, null, null);
+        }
+        try {
+            ResourceAmounts given = QuotaUnits.read(JSON.readTree(json), where + ": annotation " + ANNOTATION_SHARED_WEIGHT);
+            return given.asMap().values().stream().anyMatch(v -> v > 0) ? new SharedWeight(given, null, null)
+                    : new SharedWeight(max, ANNOTATION_SHARED_WEIGHT + " is all zero: the max is the shared weight", null);
+        } catch (InvalidInputException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            return new SharedWeight(max, ANNOTATION_SHARED_WEIGHT + " is not a JSON ResourceList (" + firstLine(e.getMessage())
+                    + "): the max is the shared weight, as Koordinator does", firstLine(e.getMessage()));
+        }
     }
 
     /** The quota in the runtime's terms, with the requests of its own pods. */

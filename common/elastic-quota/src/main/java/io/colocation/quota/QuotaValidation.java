@@ -1,9 +1,6 @@
 package io.colocation.quota;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.colocation.api.InvalidInputException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,7 +22,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class QuotaValidation {
     public static final String LABEL_ALLOW_FORCE_UPDATE = ElasticQuotaSpec.PREFIX + "allow-force-update";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private QuotaValidation() {
     }
@@ -53,14 +49,11 @@ public final class QuotaValidation {
                         + " > " + QuotaAdmission.print(next.max().masked(Set.of(k))) + ")");
             }
         }
-        String weight = raw.path("metadata").path("annotations").path(ElasticQuotaSpec.ANNOTATION_SHARED_WEIGHT).asText("");
-        if (!weight.isEmpty()) {
-            try {
-                QuotaUnits.read(JSON.readTree(weight), "annotation " + ElasticQuotaSpec.ANNOTATION_SHARED_WEIGHT);
-            } catch (InvalidInputException | JsonProcessingException e) {
-                out.add("annotation " + ElasticQuotaSpec.ANNOTATION_SHARED_WEIGHT + " must be a JSON ResourceList of amounts not below 0: "
-                        + e.getMessage().lines().findFirst().orElse(""));
-            }
+        String unreadable = ElasticQuotaSpec.sharedWeight(raw.path("metadata"), next.max(), "ElasticQuota "
+                + next.namespace() + "/" + name).unreadable();
+        if (unreadable != null) {
+            out.add("annotation " + ElasticQuotaSpec.ANNOTATION_SHARED_WEIGHT + " must be a JSON ResourceList of amounts not below 0: "
+                    + unreadable);
         }
         Map<String, ElasticQuotaSpec> byName = new HashMap<>();
         for (ElasticQuotaSpec q : existing) {
