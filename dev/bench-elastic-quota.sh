@@ -16,7 +16,7 @@ pending=${3:-20000}
 mvn -B -q -Dstyle.color=never install -DskipTests -pl k8s-scheduler -am >/dev/null 2>&1 \
   || { echo "build failed: run mvn install -DskipTests -pl k8s-scheduler -am to see why" >&2; exit 1; }
 mvn -B -q -Dstyle.color=never test -pl k8s-scheduler -Dtest=ElasticQuotaCostBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dbench.nodes="$nodes" -Dbench.quotas="$quotas" -Dbench.pending="$pending" >/dev/null 2>&1 \
+  -Dbench.nodes="$nodes" -Dbench.quotas="$quotas" -Dbench.pending="$pending" -Dbench.cycles=5000 -Dbench.rounds=10 >/dev/null 2>&1 \
   || { echo "benchmark failed; see k8s-scheduler/target/surefire-reports/" >&2; exit 1; }
 grep -E "^(ElasticQuota's cost|  round|CPU ms per|the plugin's own|one quota's|one pod)" \
   k8s-scheduler/target/surefire-reports/io.colocation.scheduler.bench.ElasticQuotaCostBenchmark-output.txt

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The simulator as CI runs it: the distribution's `colocation simulate` with 20 nodes through 2 simulated hours, once
-# with colocation off (the baseline) and once partitioned at speed 120, same seed. With colocation off nothing but the
+# with colocation off (the baseline) and once partitioned at speed 60, same seed. With colocation off nothing but the
 # seeded trace moves the online load, so the baseline is the same at any speed (21.6 % at 120 and at 480): it runs at
-# 480, 30 s instead of 75 s of the suite. It must exit 0 both times, write the
+# 480, 30 s instead of 75 s of the suite. The partitioned run's speed is what the real engine's figure depends on: its
+# every wall-clock delay (the JVMs' warm-up, a heartbeat, a scheduling attempt) lasts speed times as many simulated
+# seconds, so a slower host moves it (at 120 a CI host gave 49.7 % where this one gives 53.4 %; at 60 this one gives
+# 55.7 %, closer to what the real engine converges to). It must exit 0 both times, write the
 # report and the picture, hold the invariants (0 overcommit samples under partitioned, no YARN shrink on its way to the
 # ResourceManager's scheduler for 30 wall seconds or more, Batch used by Kubernetes and by YARN, cluster CPU above the
 # baseline) and leave nothing behind (no process, no work directory, nothing in the directory
 # it was started from). The partitioned run reads its slo-controller-config from a file of its own (--slo-config, a
 # copy of the shipped one), as a user's run would. Then the same partitioned run on the fast engine (--engine fast: the
 # decision code on a virtual clock), the short version of docs/simulator.md's comparison of the two engines: the same
-# invariants, and cluster CPU within 4 points of the real engine's (at 20 nodes × 2 h the real engine's own runs of
-# this test spread over 1.5 points; at 200 nodes × 6 h the engines are 0.5 apart).
+# invariants, and cluster CPU within 4 points of the real engine's (54.3 % on the fast engine; at 200 nodes × 6 h the
+# engines are 0.5 apart); when it does not hold, both summaries are printed.
 # Usage: dev/test-simulate.sh   (after the build; COLOCATION_KUBE_BIN set or the kube binaries cached)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +26,7 @@ slo=$reports/my-slo-controller-config.yaml
 cp dist/target/colocation/conf/kubernetes/slo-controller-config.yaml "$slo"
 for policy in off partitioned; do
   mkdir "$reports/$policy"
-  speed=120
+  speed=60
   own=(--slo-config "$slo")
   [ "$policy" = off ] && speed=480 && own=()
   status=0
@@ -39,10 +42,11 @@ for policy in off partitioned; do
 done
 off=$reports/off/summary.json
 on=$reports/partitioned/summary.json
-check() { # description, jq expression that must be true
+check() { # description, jq expression that must be true [, another summary to print when it does not]
   if [ "$(jq -r "$2" "$on")" != "true" ]; then
     echo "test-simulate: $1 does not hold: $2" >&2
     jq . "$on" >&2
+    [ -n "${3:-}" ] && { echo "test-simulate: and $3:" >&2; jq . "$3" >&2; }
     exit 1
   fi
 }
@@ -65,7 +69,7 @@ check "the fast engine ran" '.engine == "fast" and .simulation.delays.brokerPass
 check "0 overcommit samples on the fast engine" '.overcommitSamples == 0 and .samples > 0'
 check "Kubernetes and YARN used Batch on the fast engine" '.batch.kubernetesUsedMeanCores > 0 and .batch.yarnUsedMeanCores > 0'
 check "the fast engine's cluster CPU within 4 points of the real engine's ($real %)" \
-  "(.cpu.meanPercent - $real) | fabs <= 4"
+  "(.cpu.meanPercent - $real) | fabs <= 4" "$reports/partitioned/summary.json"
 sleep 2
 left=$(pgrep -f 'colocation-simulate-|io.colocation.simulator.SimulateCommand' || true)
 if [ -n "$left" ]; then

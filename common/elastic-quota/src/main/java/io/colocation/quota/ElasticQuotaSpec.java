@@ -10,12 +10,18 @@ import java.util.List;
  * An {@code ElasticQuota} ({@code scheduling.sigs.k8s.io/v1alpha1}) read as Koordinator reads it
  * (docs/koordinator-compatibility.md §15.1): {@code spec.min} and {@code spec.max}, the labels {@code parent} (empty:
  * {@link QuotaTree#ROOT}), {@code is-parent} and {@code allow-lent-resource} (lends unless exactly {@code "false"}), and
- * the annotations {@code shared-weight} (absent, not JSON or all zero: the max) and {@code namespaces}.
+ * the annotations {@code shared-weight} (absent, not JSON or all zero: the max) and {@code namespaces}; Koordinator's
+ * multi-tree labels {@code tree-id} and {@code is-root} with a tree root's {@code total-resource} annotation (§15.1),
+ * and ours, {@value #ANNOTATION_YARN_QUEUE}, which makes the quota a YARN leaf queue of a tree over Batch.
  *
  * @param sharedWeightNote why the {@code shared-weight} annotation was not used, null when it was or is absent
+ * @param treeId           the {@code tree-id} label, empty in the default tree
+ * @param totalResource    a tree root's {@code total-resource} annotation, null when absent
+ * @param yarnQueue        the YARN leaf queue's path ({@code root.team-a}), null for a Kubernetes quota
  */
 public record ElasticQuotaSpec(String name, String namespace, String parent, boolean isParent, boolean allowLent, ResourceAmounts min,
-        ResourceAmounts max, ResourceAmounts sharedWeight, List<String> namespaces, String sharedWeightNote) {
+        ResourceAmounts max, ResourceAmounts sharedWeight, List<String> namespaces, String sharedWeightNote, String treeId,
+        boolean isRoot, ResourceAmounts totalResource, String yarnQueue) {
     public static final String API_VERSION = "scheduling.sigs.k8s.io/v1alpha1";
     public static final String KIND = "ElasticQuota";
     public static final String PREFIX = "quota.scheduling.koordinator.sh/";
@@ -24,10 +30,21 @@ public record ElasticQuotaSpec(String name, String namespace, String parent, boo
     public static final String LABEL_ALLOW_LENT_RESOURCE = PREFIX + "allow-lent-resource";
     public static final String ANNOTATION_SHARED_WEIGHT = PREFIX + "shared-weight";
     public static final String ANNOTATION_NAMESPACES = PREFIX + "namespaces";
+    public static final String LABEL_TREE_ID = PREFIX + "tree-id";
+    public static final String LABEL_IS_ROOT = PREFIX + "is-root";
+    public static final String ANNOTATION_TOTAL_RESOURCE = PREFIX + "total-resource";
+    /** Ours: the quota is this YARN leaf queue (its path, {@code root.team-a}) in a tree over Batch. */
+    public static final String ANNOTATION_YARN_QUEUE = "colocation.io/yarn-queue";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public ElasticQuotaSpec {
         namespaces = List.copyOf(namespaces);
+    }
+
+    /** A quota of the default tree, a Kubernetes quota. */
+    public ElasticQuotaSpec(String name, String namespace, String parent, boolean isParent, boolean allowLent, ResourceAmounts min,
+            ResourceAmounts max, ResourceAmounts sharedWeight, List<String> namespaces, String sharedWeightNote) {
+        this(name, namespace, parent, isParent, allowLent, min, max, sharedWeight, namespaces, sharedWeightNote, "", false, null, null);
     }
 
     /** @throws InvalidInputException naming the quota and the field: no name, a quantity that is none, negative or absurd */
@@ -58,9 +75,22 @@ public record ElasticQuotaSpec(String name, String namespace, String parent, boo
                         + firstLine(e.getMessage()) + ")");
             }
         }
+        JsonNode annotations = meta.path("annotations");
+        ResourceAmounts total = null;
+        String totalJson = annotations.path(ANNOTATION_TOTAL_RESOURCE).asText("");
+        if (!totalJson.isEmpty()) {
+            try {
+                total = QuotaUnits.read(JSON.readTree(totalJson), where + ": annotation " + ANNOTATION_TOTAL_RESOURCE);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new InvalidInputException(where + ": annotation " + ANNOTATION_TOTAL_RESOURCE + " is not a JSON ResourceList ("
+                        + firstLine(e.getMessage()) + ")");
+            }
+        }
+        String queue = annotations.path(ANNOTATION_YARN_QUEUE).asText("").trim();
         return new ElasticQuotaSpec(name, namespace, parent.isEmpty() ? QuotaTree.ROOT : parent,
                 "true".equals(labels.path(LABEL_IS_PARENT).asText("")), !"false".equals(labels.path(LABEL_ALLOW_LENT_RESOURCE).asText("")),
-                min, max, weight, namespaces, note);
+                min, max, weight, namespaces, note, labels.path(LABEL_TREE_ID).asText("").trim(),
+                "true".equals(labels.path(LABEL_IS_ROOT).asText("")), total, queue.isEmpty() ? null : queue);
     }
 
     private static String firstLine(String message) {

@@ -23,6 +23,8 @@ import java.util.TreeMap;
 public final class QuotaDirectory {
     public static final String SYSTEM = "koordinator-system-quota";
     public static final String DEFAULT = "koordinator-default-quota";
+    /** Where the built-ins live unless the scheduler's arguments say otherwise (Koordinator's {@code quotaGroupNamespace}). */
+    public static final String DEFAULT_NAMESPACE = "koordinator-system";
     /** The pod label naming its quota. */
     public static final String LABEL_QUOTA_NAME = ElasticQuotaSpec.PREFIX + "name";
     /** The pod label that, {@code "false"}, makes a pod non-preemptible. */

@@ -1,5 +1,8 @@
 package io.colocation.quota;
 
+import io.colocation.api.InvalidInputException;
+import io.colocation.model.pod.PodRequests;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Map;
 
 /**
@@ -10,6 +13,16 @@ import java.util.Map;
 public record QuotaPod(String key, String namespace, Map<String, String> labels, ResourceAmounts request, boolean assigned) {
     public QuotaPod {
         labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    /**
+     * A live pod as its quota counts it: its requests as the scheduler reads them.
+     *
+     * @throws InvalidInputException naming the pod: a request that is no quantity
+     */
+    public static QuotaPod of(String key, Pod pod, boolean assigned) throws InvalidInputException {
+        return new QuotaPod(key, pod.getMetadata().getNamespace(), pod.getMetadata().getLabels(),
+                ResourceAmounts.of(PodRequests.requests(pod, "Pod " + key + ": ")), assigned);
     }
 
     public boolean nonPreemptible() {

@@ -24,6 +24,27 @@ import java.util.function.Function;
 public final class QuotaRuntime {
     /** @param children the names of its children, in name order */
     public record Entry(ElasticQuotaSpec spec, QuotaState state, List<String> children) {
+        /**
+         * The entry as explain shows it, resource lists as Koordinator's annotations write them: name, namespace,
+         * parent, min, max, sharedWeight, request, autoScaleMin, runtime and {@code used}; a YARN leaf's queue too.
+         */
+        public Map<String, Object> explained(ResourceAmounts used) {
+            Map<String, Object> q = new LinkedHashMap<>();
+            q.put("name", spec.name());
+            q.put("namespace", spec.namespace());
+            q.put("parent", spec.parent());
+            if (spec.yarnQueue() != null) {
+                q.put("yarnQueue", spec.yarnQueue());
+            }
+            q.put("min", QuotaUnits.write(spec.min()));
+            q.put("max", QuotaUnits.write(spec.max()));
+            q.put("sharedWeight", QuotaUnits.write(spec.sharedWeight()));
+            q.put("request", QuotaUnits.write(state.request()));
+            q.put("autoScaleMin", QuotaUnits.write(state.autoScaleMin()));
+            q.put("runtime", QuotaUnits.write(state.runtime()));
+            q.put("used", QuotaUnits.write(used));
+            return q;
+        }
     }
 
     private final QuotaDirectory directory;

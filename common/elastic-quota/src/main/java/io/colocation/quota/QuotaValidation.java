@@ -18,7 +18,12 @@ import java.util.function.BooleanSupplier;
  * not the quota itself or one of its descendants; a child's max names no resource its parent's max lacks; the
  * children's mins sum to no more than their parent's min (not under the root, and not with {@code allow-force-update});
  * {@code is-parent} not turned off while the quota has children, nor on while pods use it; no quota with children
- * deleted. Quantities that are not quantities, negative or beyond 64 bits are {@link ElasticQuotaSpec#read}'s errors.
+ * deleted. Multi-tree (Koordinator's {@code tree-id} and {@code is-root}): a tree root has a tree-id and sits under
+ * the root; every other quota is in its parent's tree; only a tree root has a {@code total-resource}; the mins of a
+ * tree root's children are not summed against its min, which the broker keeps as the tree's total. A YARN leaf
+ * ({@value ElasticQuotaSpec#ANNOTATION_YARN_QUEUE}): in a tree, not a parent, no {@code namespaces}, a queue path under
+ * {@code root}, no other leaf naming that queue or one above or below it, a max naming a CPU and a memory resource.
+ * Quantities that are not quantities, negative or beyond 64 bits are {@link ElasticQuotaSpec#read}'s errors.
  */
 public final class QuotaValidation {
     public static final String LABEL_ALLOW_FORCE_UPDATE = ElasticQuotaSpec.PREFIX + "allow-force-update";
@@ -67,9 +72,11 @@ public final class QuotaValidation {
         boolean forced = "true".equals(raw.path("metadata").path("labels").path(LABEL_ALLOW_FORCE_UPDATE).asText(""));
         checkParent(next, byName, forced, out);
         List<ElasticQuotaSpec> children = byName.values().stream().filter(q -> q.parent().equals(name)).toList();
-        if (!forced && !children.isEmpty()) {
+        if (!forced && !children.isEmpty() && !next.isRoot()) {
             sumOfMins(next, children, out);
         }
+        checkTree(next, byName, children, out);
+        checkYarnLeaf(next, byName, out);
         if (old != null && old.isParent() && !next.isParent() && !children.isEmpty()) {
             out.add("label " + ElasticQuotaSpec.LABEL_IS_PARENT + " cannot turn off: the quota has children ("
                     + String.join(", ", children.stream().map(ElasticQuotaSpec::name).sorted().toList()) + ")");
@@ -120,8 +127,85 @@ public final class QuotaValidation {
                 out.add("spec.max." + k + ": its parent " + parentName + "'s max has no " + k);
             }
         }
-        if (!forced) {
+        if (!forced && !parent.isRoot()) {
             sumOfMins(parent, byName.values().stream().filter(q -> q.parent().equals(parentName)).toList(), out);
+        }
+    }
+
+    /** Koordinator's multi-tree rules: a tree root with a tree-id under the root, the others in their parent's tree. */
+    private static void checkTree(ElasticQuotaSpec next, Map<String, ElasticQuotaSpec> byName, List<ElasticQuotaSpec> children,
+            List<String> out) {
+        String tree = next.treeId();
+        if (next.isRoot()) {
+            if (tree.isEmpty()) {
+                out.add("label " + ElasticQuotaSpec.LABEL_IS_ROOT + ": a tree root needs a " + ElasticQuotaSpec.LABEL_TREE_ID + " label");
+            }
+            if (!next.parent().equals(QuotaTree.ROOT)) {
+                out.add("label " + ElasticQuotaSpec.LABEL_IS_ROOT + ": a tree root sits under " + QuotaTree.ROOT + " (no "
+                        + ElasticQuotaSpec.LABEL_PARENT + " label), not under " + next.parent());
+            }
+        } else {
+            if (next.totalResource() != null) {
+                out.add("annotation " + ElasticQuotaSpec.ANNOTATION_TOTAL_RESOURCE + ": only a tree root (label "
+                        + ElasticQuotaSpec.LABEL_IS_ROOT + ": \"true\") has a total");
+            }
+            ElasticQuotaSpec parent = byName.get(next.parent());
+            String parentTree = parent == null ? "" : parent.treeId();
+            if (!next.parent().equals(QuotaTree.ROOT) && parent != null && !parentTree.equals(tree)) {
+                out.add("label " + ElasticQuotaSpec.LABEL_TREE_ID + " " + describeTree(tree) + ": its parent " + parent.name() + " is in "
+                        + describeTree(parentTree) + " (a quota is in its parent's tree)");
+            } else if (next.parent().equals(QuotaTree.ROOT) && !tree.isEmpty()) {
+                out.add("label " + ElasticQuotaSpec.LABEL_TREE_ID + " " + tree + ": a quota of a tree sits under its tree's root (label "
+                        + ElasticQuotaSpec.LABEL_IS_ROOT + ": \"true\" on the root)");
+            }
+        }
+        List<String> elsewhere = children.stream().filter(c -> !c.treeId().equals(tree)).map(ElasticQuotaSpec::name).sorted().toList();
+        if (!elsewhere.isEmpty()) {
+            out.add("label " + ElasticQuotaSpec.LABEL_TREE_ID + " " + describeTree(tree) + ": its children " + String.join(", ", elsewhere)
+                    + " are in another tree (a quota is in its parent's tree)");
+        }
+    }
+
+    private static String describeTree(String treeId) {
+        return treeId.isEmpty() ? "(none: the default tree)" : treeId;
+    }
+
+    /** A YARN leaf: a leaf queue of its own in a tree, with the two resources YARN's absolute capacities name. */
+    private static void checkYarnLeaf(ElasticQuotaSpec next, Map<String, ElasticQuotaSpec> byName, List<String> out) {
+        String queue = next.yarnQueue();
+        if (queue == null) {
+            return;
+        }
+        String at = "annotation " + ElasticQuotaSpec.ANNOTATION_YARN_QUEUE + " " + queue;
+        if (!YarnLeaf.validPath(queue)) {
+            out.add(at + ": not a queue path under root (root.team-a: dot-separated names without spaces, ':', ',', '=' or brackets)");
+        }
+        if (next.isParent()) {
+            out.add(at + ": a YARN leaf queue is a leaf of the tree (no label " + ElasticQuotaSpec.LABEL_IS_PARENT + ")");
+        }
+        if (!next.namespaces().isEmpty()) {
+            out.add(at + ": a quota is a YARN leaf or a Kubernetes quota, not both (it has annotation "
+                    + ElasticQuotaSpec.ANNOTATION_NAMESPACES + ")");
+        }
+        if (next.treeId().isEmpty()) {
+            out.add(at + ": a YARN leaf belongs to a tree over Batch (label " + ElasticQuotaSpec.LABEL_TREE_ID + ", under a tree root)");
+        }
+        if (YarnLeaf.cpuName(next.max()) == null || YarnLeaf.memoryName(next.max()) == null) {
+            out.add(at + ": spec.max names no " + (YarnLeaf.cpuName(next.max()) == null ? "CPU" : "memory") + " resource ("
+                    + String.join(" or ", YarnLeaf.CPU_NAMES) + "; " + String.join(" or ", YarnLeaf.MEMORY_NAMES)
+                    + "): YARN's absolute capacities give both");
+        }
+        for (ElasticQuotaSpec q : byName.values()) {
+            String other = q.yarnQueue();
+            if (q.name().equals(next.name()) || other == null) {
+                continue;
+            }
+            if (other.equals(queue)) {
+                out.add(at + ": ElasticQuota " + q.namespace() + "/" + q.name() + " is that queue already");
+            } else if (other.startsWith(queue + ".") || queue.startsWith(other + ".")) {
+                out.add(at + ": ElasticQuota " + q.namespace() + "/" + q.name() + " is queue " + other + ", " + (other.startsWith(queue + ".")
+                        ? "below" : "above") + " this one (YARN leaves are leaf queues)");
+            }
         }
     }
 

@@ -51,18 +51,7 @@ record QuotasExplained(ElasticQuota.View view, String podQuota, Status verdict) 
     List<Object> tree() {
         List<Object> out = new ArrayList<>();
         for (QuotaRuntime.Entry e : view.runtime().entries()) {
-            Map<String, Object> q = new LinkedHashMap<>();
-            q.put("name", e.spec().name());
-            q.put("namespace", e.spec().namespace());
-            q.put("parent", e.spec().parent());
-            q.put("min", QuotaUnits.write(e.spec().min()));
-            q.put("max", QuotaUnits.write(e.spec().max()));
-            q.put("sharedWeight", QuotaUnits.write(e.spec().sharedWeight()));
-            q.put("request", QuotaUnits.write(e.state().request()));
-            q.put("autoScaleMin", QuotaUnits.write(e.state().autoScaleMin()));
-            q.put("runtime", QuotaUnits.write(e.state().runtime()));
-            q.put("used", QuotaUnits.write(view.usage().get(e.spec().name()).used()));
-            out.add(q);
+            out.add(e.explained(view.usage().get(e.spec().name()).used()));
         }
         return out;
     }

@@ -216,7 +216,9 @@ class AdmissionHardeningTest {
                         + "|label quota.scheduling.koordinator.sh/parent nobody: no such ElasticQuota",
                 "hardening-greedy", "{min: {cpu: 5}, max: {cpu: 8}}|" + underOrg
                         + "|the children of hardening-org ask min cpu:11 in all, above its min cpu:10",
-                "hardening-negative", "{max: {cpu: -1}}||spec.max.cpu: negative quantity");
+                "hardening-negative", "{max: {cpu: -1}}||spec.max.cpu: negative quantity",
+                "hardening-other-tree", "{max: {cpu: 2}}|" + underOrg + ", quota.scheduling.koordinator.sh/tree-id: batch"
+                        + "|label quota.scheduling.koordinator.sh/tree-id batch: its parent hardening-org is in (none: the default tree)");
         for (Map.Entry<String, String> m : mistakes.entrySet()) {
             String[] specLabelsWhy = m.getValue().split("\\|", -1);
             KubernetesClientException refused = assertThrows(KubernetesClientException.class,

@@ -2,7 +2,6 @@ package io.colocation.scheduler.plugins.elasticquota;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.pod.PodPhases;
-import io.colocation.model.pod.PodRequests;
 import io.colocation.quota.ElasticQuotaSpec;
 import io.colocation.quota.QuotaAdmission;
 import io.colocation.quota.QuotaBook;
@@ -103,8 +102,7 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
             reserved.remove(key); // bound: the informer has it now
         }
         try {
-            book.put(new QuotaPod(key, pod.getMetadata().getNamespace(), pod.getMetadata().getLabels(),
-                    ResourceAmounts.of(PodRequests.requests(pod, "Pod " + key + ": ")), onNode || reserved.contains(key)));
+            book.put(QuotaPod.of(key, pod, onNode || reserved.contains(key)));
         } catch (InvalidInputException e) {
             forget(key);
             LOG.warn("a pod the scheduler cannot read counts in no quota: {}", e.getMessage());

@@ -3,6 +3,7 @@ package io.colocation.scheduler.plugins.elasticquota;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.GoDuration;
+import io.colocation.quota.QuotaDirectory;
 import io.colocation.quota.QuotaUnits;
 import io.colocation.quota.ResourceAmounts;
 import java.time.Duration;
@@ -21,7 +22,7 @@ public record ElasticQuotaArgs(boolean enableRuntimeQuota, boolean enableMinQuot
         String quotaGroupNamespace, ResourceAmounts defaultQuotaGroupMax, ResourceAmounts systemQuotaGroupMax) {
     private static final ResourceAmounts BUILTIN_MAX = ResourceAmounts.of("cpu", Long.MAX_VALUE / 5, "memory", Long.MAX_VALUE / 5);
     public static final ElasticQuotaArgs DEFAULTS = new ElasticQuotaArgs(true, true, false, Duration.ofSeconds(120),
-            Duration.ofSeconds(1), false, true, "koordinator-system", BUILTIN_MAX, BUILTIN_MAX);
+            Duration.ofSeconds(1), false, true, QuotaDirectory.DEFAULT_NAMESPACE, BUILTIN_MAX, BUILTIN_MAX);
 
     public static ElasticQuotaArgs parse(JsonNode args, String where) throws InvalidInputException {
         if (args == null || args.isNull() || args.isMissingNode()) {
