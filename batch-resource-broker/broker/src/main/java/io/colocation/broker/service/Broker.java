@@ -5,6 +5,7 @@ import io.colocation.broker.arbitration.GrantPolicy;
 import io.colocation.broker.kube.ClusterView;
 import io.colocation.broker.kube.NodeStatusPublisher;
 import io.colocation.broker.ledger.Ledger;
+import io.colocation.broker.quota.TreeTotalKeeper;
 import io.colocation.broker.reconcile.ArbitrationLoop;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.broker.slo.SloControllers;
@@ -16,6 +17,7 @@ import io.colocation.broker.yarn.YarnClusterConfigs;
 import io.colocation.broker.yarn.YarnSide;
 import io.colocation.helpers.lifecycle.Lifecycle;
 import io.colocation.kube.client.EventRecorder;
+import io.colocation.model.config.ColocationStrategy;
 import io.dropwizard.lifecycle.Managed;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -43,6 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Broker implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+    private static final Duration TREE_TOTAL_INTERVAL = Duration.ofSeconds(10);
 
     private final Lifecycle lifecycle = new Lifecycle("broker");
     private EventRecorder events;
@@ -58,6 +61,7 @@ public final class Broker implements Managed {
     private ZooKeeperLastGoodConfig lastGood;
     private SloControllers sloControllers;
     private ArbitrationLoop sloLoop;
+    private ArbitrationLoop treeTotalLoop;
     private ArbitrationLoop loop;
     private final String replicaId;
 
@@ -149,9 +153,17 @@ public final class Broker implements Managed {
         sloLoop = new ArbitrationLoop("slo-controllers", sloControllers::reconcile, Duration.ofMillis(config.sync.intervalMs),
                 Duration.ofMillis(config.sync.debounceMs));
         loopRef[1] = sloLoop;
+        ClusterView informed = view;
+        TreeTotalKeeper treeTotals = new TreeTotalKeeper(kubernetes, ledger, leadership, () -> {
+            Double t = informed.colocationConfig().cluster().resourceDiffThreshold();
+            return t == null ? ColocationStrategy.defaults().resourceDiffThreshold() : t;
+        });
+        // Koordinator's ElasticQuotaProfile controller keeps its roots' totals every 10 s too.
+        treeTotalLoop = new ArbitrationLoop("tree-totals", treeTotals::reconcile, TREE_TOTAL_INTERVAL, Duration.ofMillis(config.sync.debounceMs));
         leadership.start();
         loop.start();
         sloLoop.start();
+        treeTotalLoop.start();
         LOG.info("broker {} started: policy {}, {} YARN cluster(s) {}, API server {}", replicaId, config.arbitration.policy,
                 yarnSides.size(), yarnSides.keySet(), view.apiServer());
     }
@@ -164,6 +176,7 @@ public final class Broker implements Managed {
         List<AutoCloseable> closing = new ArrayList<>();
         closing.add(loop);
         closing.add(sloLoop);
+        closing.add(treeTotalLoop);
         closing.add(sloControllers);
         closing.add(reconciler);
         closing.add(events);

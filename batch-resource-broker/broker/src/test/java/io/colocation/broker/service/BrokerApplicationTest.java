@@ -131,30 +131,39 @@ class BrokerApplicationTest {
                 new PrintStream(new ByteArrayOutputStream())));
     }
 
+    /** The ElasticQuotas of the test's namespace, the CRD installed. */
+    private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<io.fabric8.kubernetes.api.model.GenericKubernetesResource,
+            io.fabric8.kubernetes.api.model.GenericKubernetesResourceList, io.fabric8.kubernetes.client.dsl.Resource<
+            io.fabric8.kubernetes.api.model.GenericKubernetesResource>> elasticQuotas(KubernetesClient client) throws Exception {
+        ColocationObjects.installCrd(client, Path.of("../../conf/kubernetes/crds/scheduling.sigs.k8s.io_elasticquotas.yaml"),
+                "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota");
+        return client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(NS);
+    }
+
+    /** Creates the ElasticQuota whose metadata and spec {@code yaml} gives. */
+    private static void create(KubernetesClient client, String yaml) throws Exception {
+        elasticQuotas(client).resource(client.getKubernetesSerialization().unmarshal("apiVersion: scheduling.sigs.k8s.io/v1alpha1\n"
+                + "kind: ElasticQuota\n" + yaml, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+    }
+
     /**
      * {@code GET /api/v1/quotas} and {@code colocation status} show the ElasticQuota tree with what the k8s-scheduler
      * wrote on each quota (written here as the scheduler writes it: its annotations and status.used).
      */
     @Test
     void quotasShowTheTreeWithWhatTheSchedulerWrote(KubernetesClient client) throws Exception {
-        ColocationObjects.installCrd(client, Path.of("../../conf/kubernetes/crds/scheduling.sigs.k8s.io_elasticquotas.yaml"),
-                "scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota");
-        var quotas = client.genericKubernetesResources("scheduling.sigs.k8s.io/v1alpha1", "ElasticQuota").inNamespace(NS);
-        quotas.resource(client.getKubernetesSerialization().unmarshal("""
-                apiVersion: scheduling.sigs.k8s.io/v1alpha1
-                kind: ElasticQuota
+        var quotas = elasticQuotas(client);
+        create(client, """
                 metadata: {name: app-org, labels: {quota.scheduling.koordinator.sh/is-parent: "true"}}
                 spec: {min: {kubernetes.io/batch-cpu: "8k"}, max: {kubernetes.io/batch-cpu: "16k"}}
-                """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
-        quotas.resource(client.getKubernetesSerialization().unmarshal("""
-                apiVersion: scheduling.sigs.k8s.io/v1alpha1
-                kind: ElasticQuota
+                """);
+        create(client, """
                 metadata:
                   name: app-team
                   labels: {quota.scheduling.koordinator.sh/parent: app-org}
                   annotations: {quota.scheduling.koordinator.sh/runtime: '{"kubernetes.io/batch-cpu":"6k"}'}
                 spec: {min: {kubernetes.io/batch-cpu: "4k"}, max: {kubernetes.io/batch-cpu: "8k"}}
-                """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+                """);
         quotas.withName("app-team").subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
                 io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"status\": {\"used\": {\"kubernetes.io/batch-cpu\": \"6k\"}}}");
         try {
@@ -173,6 +182,38 @@ class BrokerApplicationTest {
         } finally {
             quotas.withName("app-team").delete();
             quotas.withName("app-org").delete();
+        }
+    }
+
+    /**
+     * The leader keeps a tree over Batch's {@code total-resource}: the Batch origin of the ledger's nodes summed, on the
+     * Batch resources the root's max names, and writes it again when it is far from that (here: a stale 1 milli-core).
+     */
+    @Test
+    void keepsTheTotalOfATreeOverBatch(KubernetesClient client) throws Exception {
+        var quotas = elasticQuotas(client);
+        create(client, """
+                metadata:
+                  name: batch-root
+                  labels: {quota.scheduling.koordinator.sh/is-root: "true", quota.scheduling.koordinator.sh/tree-id: batch,
+                           quota.scheduling.koordinator.sh/is-parent: "true"}
+                  annotations: {quota.scheduling.koordinator.sh/total-resource: '{"kubernetes.io/batch-cpu":"1"}'}
+                spec: {max: {kubernetes.io/batch-cpu: "1000k"}}
+                """);
+        try {
+            String[] written = new String[1];
+            String[] expected = new String[1];
+            Await.until(Duration.ofSeconds(30), () -> {
+                long origin = app.broker().ledger().all().stream().mapToLong(n -> n.origin().cpuMilli()).sum();
+                expected[0] = "{\"kubernetes.io/batch-cpu\":\"" + io.colocation.quota.QuotaUnits.write(io.colocation.quota.ResourceAmounts.of(
+                        "kubernetes.io/batch-cpu", origin)).get("kubernetes.io/batch-cpu") + "\"}";
+                written[0] = quotas.withName("batch-root").get().getMetadata().getAnnotations()
+                        .get("quota.scheduling.koordinator.sh/total-resource");
+                return origin >= 2800 && expected[0].equals(written[0]);
+            });
+            assertEquals(expected[0], written[0], "only the Batch resources the root's max names");
+        } finally {
+            quotas.withName("batch-root").delete();
         }
     }
 
