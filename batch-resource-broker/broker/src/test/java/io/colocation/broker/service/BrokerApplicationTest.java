@@ -212,6 +212,15 @@ class BrokerApplicationTest {
                 return origin >= 2800 && expected[0].equals(written[0]);
             });
             assertEquals(expected[0], written[0], "only the Batch resources the root's max names");
+            // kubectl get elasticquotas: the server's table, with the tree's columns
+            var http = client.getHttpClient();
+            String table = http.sendAsync(http.newHttpRequestBuilder().uri(client.getMasterUrl() + "apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/"
+                    + NS + "/elasticquotas").header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").build(), String.class)
+                    .get(10, java.util.concurrent.TimeUnit.SECONDS).body();
+            JsonNode t = JSON.readTree(table);
+            assertEquals(List.of("Name", "Parent", "Tree", "YARN-Queue", "Runtime", "Used", "Age"),
+                    JSON.convertValue(t.path("columnDefinitions").findValuesAsText("name"), List.class), table);
+            assertEquals("batch", t.path("rows").get(0).path("cells").get(2).asText(), table);
         } finally {
             quotas.withName("batch-root").delete();
         }
