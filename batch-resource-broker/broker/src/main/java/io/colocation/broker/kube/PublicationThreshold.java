@@ -51,7 +51,7 @@ public final class PublicationThreshold {
     }
 
     /** Koordinator's {@code |new - old| > old * threshold} (strict; any change from 0 counts). */
-    static boolean moved(long old, long now, double threshold) {
+    public static boolean moved(long old, long now, double threshold) {
         return Math.abs((double) now - old) > old * threshold;
     }
 }

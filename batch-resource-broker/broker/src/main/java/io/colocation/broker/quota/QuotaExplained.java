@@ -137,11 +137,12 @@ public final class QuotaExplained {
                 own.put(q.name(), YarnLeaf.usage(q.max(), leaf.allocated(), leaf.pending()));
             }
         }
-        QuotaRuntime runtime = t.runtime(q -> own.getOrDefault(q, QuotaUsage.NONE), true);
+        java.util.function.Function<String, QuotaUsage> ownUsage = q -> own.getOrDefault(q, QuotaUsage.NONE);
+        QuotaRuntime runtime = t.runtime(ownUsage, true);
         runtime.problems().forEach((q, why) -> notes.add("ElasticQuota " + q + " is left out of tree " + t.treeId() + ": " + why));
         Map<String, QuotaUsage> usage = new HashMap<>();
         for (QuotaRuntime.Entry e : runtime.entries()) {
-            usage.put(e.spec().name(), runtime.usage(e.spec().name(), q -> own.getOrDefault(q, QuotaUsage.NONE)));
+            usage.put(e.spec().name(), runtime.usage(e.spec().name(), ownUsage));
         }
         for (QuotaRuntime.Entry e : runtime.entries()) {
             if (QuotaDirectory.builtin(e.spec().name()) || !e.children().isEmpty()) {

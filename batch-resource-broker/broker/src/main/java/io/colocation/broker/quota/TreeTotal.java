@@ -1,6 +1,7 @@
 package io.colocation.broker.quota;
 
 import io.colocation.api.ResourceNames;
+import io.colocation.broker.kube.PublicationThreshold;
 import io.colocation.model.Resources;
 import io.colocation.quota.ElasticQuotaSpec;
 import io.colocation.quota.ResourceAmounts;
@@ -50,7 +51,7 @@ public final class TreeTotal {
             if (now < was) {
                 return k + " shrank";
             }
-            if (now - (double) was > was * diffThreshold) {
+            if (PublicationThreshold.moved(was, now, diffThreshold)) {
                 return k + " grew by more than resourceDiffThreshold " + diffThreshold;
             }
         }
