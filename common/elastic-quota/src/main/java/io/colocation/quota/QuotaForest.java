@@ -39,6 +39,23 @@ public final class QuotaForest {
             QuotaDirectory directory = QuotaDirectory.of(members, root.namespace(), ResourceAmounts.NONE, ResourceAmounts.NONE);
             return QuotaRuntime.compute(directory, q -> QuotaDirectory.builtin(q) ? QuotaUsage.NONE : own.apply(q), total, scaleMin);
         }
+
+        /**
+         * Each member's own usage: a Kubernetes quota's from {@code pods}, a YARN leaf's from its queue's demand
+         * ({@code queues} by queue path; null when YARN reports no such queue: no demand).
+         */
+        public Function<String, QuotaUsage> ownUsage(Function<String, QuotaUsage> pods, Function<String, YarnLeaf.Demand> queues) {
+            Map<String, QuotaUsage> own = new java.util.HashMap<>();
+            for (ElasticQuotaSpec q : members) {
+                if (q.yarnQueue() == null) {
+                    own.put(q.name(), pods.apply(q.name()));
+                } else {
+                    YarnLeaf.Demand d = queues.apply(q.yarnQueue());
+                    own.put(q.name(), d == null ? QuotaUsage.NONE : YarnLeaf.usage(q.max(), d));
+                }
+            }
+            return q -> own.getOrDefault(q, QuotaUsage.NONE);
+        }
     }
 
     private final List<ElasticQuotaSpec> defaultTree;

@@ -25,9 +25,29 @@ public final class YarnLeaf {
             return new Amount(vcores + o.vcores, memoryMB + o.memoryMB);
         }
 
+        /** Each resource at least {@code o}'s. */
+        public Amount atLeast(Amount o) {
+            return new Amount(Math.max(vcores, o.vcores), Math.max(memoryMB, o.memoryMB));
+        }
+
+        /** This, or 1 MiB when all zero: the CapacityScheduler reads an all-zero absolute resource as no setting. */
+        public Amount readable() {
+            return vcores == 0 && memoryMB == 0 ? new Amount(0, 1) : this;
+        }
+
         /** CapacityScheduler's absolute resource form: {@code [memory=10240,vcores=12]}. */
         public String absolute() {
-            return "[memory=" + memoryMB + ",vcores=" + vcores + "]";
+            return YarnResourceUnits.absolute(memoryMB, vcores);
+        }
+    }
+
+    /** What a YARN leaf's queue holds and still asks for (the default partition): its demand in the tree. */
+    public record Demand(Amount allocated, Amount pending) {
+        public static final Demand NONE = new Demand(Amount.NONE, Amount.NONE);
+
+        /** Allocated plus pending. */
+        public Amount request() {
+            return allocated.plus(pending);
         }
     }
 
@@ -75,8 +95,8 @@ public final class YarnLeaf {
      * The leaf's usage in the tree: what its queue has allocated is used; allocated and pending are requested (the
      * queue's applications ask for the pending part). YARN has no non-preemptible containers.
      */
-    public static QuotaUsage usage(ResourceAmounts max, Amount allocated, Amount pending) {
-        ResourceAmounts used = amounts(allocated, max);
-        return new QuotaUsage(amounts(allocated.plus(pending), max), used, ResourceAmounts.NONE, ResourceAmounts.NONE);
+    public static QuotaUsage usage(ResourceAmounts max, Demand demand) {
+        ResourceAmounts used = amounts(demand.allocated(), max);
+        return new QuotaUsage(amounts(demand.request(), max), used, ResourceAmounts.NONE, ResourceAmounts.NONE);
     }
 }

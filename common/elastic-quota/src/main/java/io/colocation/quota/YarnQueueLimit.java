@@ -8,9 +8,11 @@ import java.util.TreeMap;
 
 /**
  * What the CapacityScheduler holds for a YARN queue of a tree over Batch, in absolute resources
- * (docs/koordinator-compatibility.md §15.6): a leaf's {@code maximum-capacity} is its runtime and its {@code capacity}
- * its min, never above the runtime (YARN refuses a capacity above the maximum); a queue above leaves (not {@code root})
- * holds the sum of its leaves'.
+ * (docs/koordinator-compatibility.md §15.6): a leaf's {@code capacity} is its min and its {@code maximum-capacity} its
+ * runtime, never below the min (YARN refuses a capacity above the maximum, and the min is the tenant's guarantee: a
+ * lender gets it back at once, as Koordinator admits its pods, while borrowers are revoked); a queue above leaves (not
+ * {@code root}) holds the sum of its leaves'. An amount that would be all zero is 1 MiB: YARN reads
+ * {@code [memory=0,vcores=0]} as no setting (a maximum of none is no limit at all).
  *
  * @param quota the leaf's ElasticQuota, null for a queue above leaves
  */
@@ -35,8 +37,8 @@ public record YarnQueueLimit(String queue, String quota, YarnLeaf.Amount capacit
             }
             ResourceAmounts max = e.spec().max();
             ResourceAmounts held = e.state().runtime();
-            YarnQueueLimit leaf = new YarnQueueLimit(queue, e.spec().name(), YarnLeaf.amount(e.spec().min().cappedAt(held), max),
-                    YarnLeaf.amount(held, max));
+            YarnLeaf.Amount capacity = YarnLeaf.amount(e.spec().min(), max).readable();
+            YarnQueueLimit leaf = new YarnQueueLimit(queue, e.spec().name(), capacity, YarnLeaf.amount(held, max).atLeast(capacity));
             byQueue.put(queue, leaf);
             for (int dot = queue.lastIndexOf('.'); dot > "root".length(); dot = queue.lastIndexOf('.', dot - 1)) {
                 String above = queue.substring(0, dot);

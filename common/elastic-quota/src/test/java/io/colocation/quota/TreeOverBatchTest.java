@@ -68,7 +68,7 @@ class TreeOverBatchTest {
         ElasticQuotaSpec b = specs.get(2);
         Map<String, QuotaUsage> own = Map.of(
                 "team-a", new QuotaUsage(amounts(4000, 8 * GI), amounts(4000, 8 * GI), ResourceAmounts.NONE, ResourceAmounts.NONE),
-                "team-b", YarnLeaf.usage(b.max(), new YarnLeaf.Amount(30, 60 * 1024), new YarnLeaf.Amount(10, 20 * 1024)),
+                "team-b", YarnLeaf.usage(b.max(), new YarnLeaf.Demand(new YarnLeaf.Amount(30, 60 * 1024), new YarnLeaf.Amount(10, 20 * 1024))),
                 "team-c", new QuotaUsage(amounts(50000, 100 * GI), amounts(30000, 50 * GI), ResourceAmounts.NONE, ResourceAmounts.NONE));
         QuotaRuntime runtime = t.runtime(q -> own.getOrDefault(q, QuotaUsage.NONE), true);
         assertEquals(Map.of(), runtime.problems());
@@ -90,13 +90,21 @@ class TreeOverBatchTest {
     }
 
     @Test
-    void aCapacityNeverExceedsTheMaximum() throws Exception {
+    void aLeafsMaximumNeverFallsBelowItsMin() throws Exception {
         List<ElasticQuotaSpec> specs = tree();
         QuotaRuntime runtime = QuotaForest.of(specs).trees().get("batch").runtime(q -> q.equals("team-b")
-                ? YarnLeaf.usage(specs.get(2).max(), new YarnLeaf.Amount(2, 4096), YarnLeaf.Amount.NONE) : QuotaUsage.NONE, true);
+                ? YarnLeaf.usage(specs.get(2).max(), new YarnLeaf.Demand(new YarnLeaf.Amount(2, 4096), YarnLeaf.Amount.NONE)) : QuotaUsage.NONE, true);
+        assertEquals(amounts(2000, 4 * GI), runtime.get("team-b").state().runtime(), "a lending queue's runtime is its demand");
         YarnQueueLimit leaf = YarnQueueLimit.of(runtime).get(1);
-        assertEquals(new YarnLeaf.Amount(2, 4096), leaf.maximumCapacity(), "a lending queue's runtime is its demand");
-        assertEquals(leaf.maximumCapacity(), leaf.capacity(), "its min (10 vcores) capped at that: YARN refuses capacity > maximum");
+        assertEquals(new YarnLeaf.Amount(10, 40960), leaf.capacity(), "its min");
+        assertEquals(leaf.capacity(), leaf.maximumCapacity(), "YARN refuses capacity > maximum; the min is the tenant's guarantee");
+    }
+
+    @Test
+    void anAllZeroAmountIsOneMebibyteForYarnReadsZeroAsNoSetting() {
+        assertEquals(new YarnLeaf.Amount(0, 1), YarnLeaf.Amount.NONE.readable());
+        assertEquals("[memory=1,vcores=0]", YarnLeaf.Amount.NONE.readable().absolute());
+        assertEquals(new YarnLeaf.Amount(1, 0), new YarnLeaf.Amount(1, 0).readable());
     }
 
     @Test

@@ -2,13 +2,10 @@ package io.colocation.broker.quota;
 
 import io.colocation.api.InvalidInputException;
 import io.colocation.model.document.KubeDocuments;
-import io.colocation.model.pod.PodPhases;
 import io.colocation.quota.ElasticQuotaSpec;
 import io.colocation.quota.QuotaAdmission;
-import io.colocation.quota.QuotaBook;
 import io.colocation.quota.QuotaDirectory;
 import io.colocation.quota.QuotaForest;
-import io.colocation.quota.QuotaPod;
 import io.colocation.quota.QuotaRuntime;
 import io.colocation.quota.QuotaUnits;
 import io.colocation.quota.QuotaUsage;
@@ -95,49 +92,40 @@ public final class QuotaExplained {
                 notes.add("ElasticQuota " + q.namespace() + "/" + q.name() + " would be refused by the webhook: " + problem);
             }
         }
-        // Pods resolve over every quota, as Koordinator resolves them before it picks the quota's tree.
-        QuotaBook book = new QuotaBook(QuotaDirectory.of(specs, QuotaDirectory.DEFAULT_NAMESPACE, ResourceAmounts.NONE, ResourceAmounts.NONE));
-        for (Pod pod : pods) {
-            if (PodPhases.ended(pod)) {
-                continue;
-            }
-            String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-            boolean onNode = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
-            String quota = book.put(QuotaPod.of(key, pod, onNode));
-            ElasticQuotaSpec spec = book.directory().get(quota);
-            if (spec != null && spec.yarnQueue() != null) {
-                notes.add("Pod " + key + " resolves to " + quota + ", a YARN leaf: it counts in no quota (a YARN leaf's demand is its queue's)");
-            }
+        TreeDemand demand = TreeDemand.of(specs, pods);
+        if (!demand.refused().isEmpty()) {
+            Map.Entry<String, String> first = demand.refused().entrySet().iterator().next();
+            throw new InvalidInputException(first.getValue());
         }
+        demand.yarnLeafPods().forEach(p -> notes.add("Pod " + p + " resolves to a YARN leaf: it counts in no quota (a YARN leaf's demand is its queue's)"));
         List<Tree> trees = new ArrayList<>();
         for (QuotaForest.Tree t : forest.trees().values()) {
-            trees.add(tree(t, book, report, notes));
+            trees.add(tree(t, demand, report, notes));
         }
         return new QuotaExplained(trees, notes);
     }
 
-    private static Tree tree(QuotaForest.Tree t, QuotaBook book, YarnSchedulerReport report, List<String> notes) {
+    private static Tree tree(QuotaForest.Tree t, TreeDemand demand, YarnSchedulerReport report, List<String> notes) {
         if (t.totalNote() != null) {
             notes.add(t.totalNote());
         }
         Map<String, YarnSchedulerReport.LeafQueue> reported = new LinkedHashMap<>();
-        Map<String, QuotaUsage> own = new HashMap<>();
         for (ElasticQuotaSpec q : t.members()) {
             if (q.yarnQueue() == null) {
-                own.put(q.name(), book.usage(q.name()));
                 continue;
             }
             YarnSchedulerReport.LeafQueue leaf = report == null ? null : report.leaves().get(q.yarnQueue());
             if (leaf == null) {
                 notes.add("YARN leaf " + q.name() + ": " + (report == null ? "no scheduler report given"
                         : "queue " + q.yarnQueue() + " is no leaf queue of the scheduler report") + ", so its demand counts 0");
-                own.put(q.name(), QuotaUsage.NONE);
             } else {
                 reported.put(q.name(), leaf);
-                own.put(q.name(), YarnLeaf.usage(q.max(), leaf.allocated(), leaf.pending()));
             }
         }
-        java.util.function.Function<String, QuotaUsage> ownUsage = q -> own.getOrDefault(q, QuotaUsage.NONE);
+        java.util.function.Function<String, QuotaUsage> ownUsage = demand.ownUsage(t, queue -> {
+            YarnSchedulerReport.LeafQueue leaf = report == null ? null : report.leaves().get(queue);
+            return leaf == null ? null : new YarnLeaf.Demand(leaf.allocated(), leaf.pending());
+        });
         QuotaRuntime runtime = t.runtime(ownUsage, true);
         runtime.problems().forEach((q, why) -> notes.add("ElasticQuota " + q + " is left out of tree " + t.treeId() + ": " + why));
         Map<String, QuotaUsage> usage = new HashMap<>();

@@ -46,10 +46,14 @@ public final class TreeTotalKeeper {
         this.diffThreshold = diffThreshold;
     }
 
-    /** One round. Does nothing on a standby. */
-    public void reconcile() {
+    /**
+     * One round. Does nothing on a standby.
+     *
+     * @return the ElasticQuotas listed that read (totals as listed), for the rest of the round; null when none were listed
+     */
+    public List<ElasticQuotaSpec> reconcile() {
         if (leadership.fence().isEmpty()) {
-            return;
+            return null;
         }
         List<GenericKubernetesResource> quotas;
         try {
@@ -58,14 +62,20 @@ public final class TreeTotalKeeper {
         } catch (KubernetesClientException e) {
             warnings.warn("list", e.getCode() == 404 ? "no ElasticQuota CRD in this cluster: no tree over Batch to keep the total of"
                     : "cannot list the ElasticQuotas to keep the trees' totals: " + ApiErrors.describe(e));
-            return;
+            return null;
         }
+        List<ElasticQuotaSpec> listed = new java.util.ArrayList<>();
         Resources origin = Resources.ZERO;
         for (NodeLedger n : ledger.all()) {
             origin = origin.plus(n.origin());
         }
         for (GenericKubernetesResource r : quotas) {
             ObjectNode object = Serialization.jsonMapper().valueToTree(r);
+            try {
+                listed.add(ElasticQuotaSpec.read(object.deepCopy()));
+            } catch (InvalidInputException e) {
+                // named below, or by the scheduler
+            }
             JsonNode annotations = object.path("metadata").path("annotations");
             String written = annotations.path(ElasticQuotaSpec.ANNOTATION_TOTAL_RESOURCE).asText(null);
             if (written != null) { // read apart, so that a total that does not read is written over, not a reason to skip
@@ -80,6 +90,7 @@ public final class TreeTotalKeeper {
                 // a quota that does not read is its writer's to fix (the webhook refuses it); the scheduler names it
             }
         }
+        return listed;
     }
 
     /** @param written the total written now, null when absent or unreadable */

@@ -6,6 +6,7 @@ import io.colocation.broker.kube.ClusterView;
 import io.colocation.broker.kube.NodeStatusPublisher;
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.quota.TreeTotalKeeper;
+import io.colocation.broker.quota.YarnLeafLimitsKeeper;
 import io.colocation.broker.reconcile.ArbitrationLoop;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.broker.slo.SloControllers;
@@ -154,12 +155,22 @@ public final class Broker implements Managed {
                 Duration.ofMillis(config.sync.debounceMs));
         loopRef[1] = sloLoop;
         ClusterView informed = view;
-        TreeTotalKeeper treeTotals = new TreeTotalKeeper(kubernetes, ledger, leadership, () -> {
+        java.util.function.DoubleSupplier diffThreshold = () -> {
             Double t = informed.colocationConfig().cluster().resourceDiffThreshold();
             return t == null ? ColocationStrategy.defaults().resourceDiffThreshold() : t;
-        });
+        };
+        TreeTotalKeeper treeTotals = new TreeTotalKeeper(kubernetes, ledger, leadership, diffThreshold);
+        // The trees' YARN leaves are queues of the first YARN cluster configured (docs/quota.md).
+        YarnLeafLimitsKeeper yarnLeaves = yarnSides.isEmpty() ? null
+                : new YarnLeafLimitsKeeper(yarnSides.values().iterator().next(), informed::pods, leadership, diffThreshold,
+                        config.yarn.quotaRevokeDelaySeconds < 0 ? -1 : config.yarn.quotaRevokeDelaySeconds * 1000, clock);
         // Koordinator's ElasticQuotaProfile controller keeps its roots' totals every 10 s too.
-        treeTotalLoop = new ArbitrationLoop("tree-totals", treeTotals::reconcile, TREE_TOTAL_INTERVAL, Duration.ofMillis(config.sync.debounceMs));
+        treeTotalLoop = new ArbitrationLoop("tree-totals", () -> {
+            List<io.colocation.quota.ElasticQuotaSpec> quotas = treeTotals.reconcile();
+            if (yarnLeaves != null) {
+                yarnLeaves.keep(quotas);
+            }
+        }, TREE_TOTAL_INTERVAL, Duration.ofMillis(config.sync.debounceMs));
         leadership.start();
         loop.start();
         sloLoop.start();

@@ -160,6 +160,13 @@ public class BrokerConfiguration extends Configuration {
         /** Also map a node to the NodeManager YARN reports on a host of the node's name (NMs outside Kubernetes). */
         @JsonProperty
         public boolean matchHostNames = true;
+        /**
+         * How long a YARN leaf of a tree over Batch may hold more than its runtime before the plugin preempts the excess
+         * (docs/quota.md); -1: never. Koordinator's {@code delayEvictTime} default: set it to the scheduler's.
+         */
+        @Min(-1)
+        @JsonProperty
+        public long quotaRevokeDelaySeconds = 120;
     }
 
     public static class YarnClusterSettings {

@@ -2,12 +2,15 @@ package io.colocation.broker.yarn;
 
 import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnDemand;
+import io.colocation.api.yarn.YarnQueueLimits;
+import io.colocation.api.yarn.YarnQueues;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnNodeReport;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
@@ -64,6 +67,21 @@ public final class PluginYarnSide implements YarnSide {
     @Override
     public Optional<YarnApplications> applications() {
         return publisher.applications();
+    }
+
+    @Override
+    public Optional<YarnQueues> queues() {
+        return publisher.queues();
+    }
+
+    @Override
+    public Optional<YarnQueueLimits> queueLimits() {
+        return publisher.queueLimits();
+    }
+
+    @Override
+    public YarnQueueLimits publishQueueLimits(Map<String, YarnQueueLimits.Limit> queues, long revokeAfterMillis) throws NotLeaderException, IOException {
+        return publisher.publishQueueLimits(queues, revokeAfterMillis);
     }
 
     @Override

@@ -7,6 +7,8 @@ import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import io.colocation.api.yarn.YarnNodeReport;
+import io.colocation.api.yarn.YarnQueueLimits;
+import io.colocation.api.yarn.YarnQueues;
 import io.colocation.helpers.log.DistinctWarnings;
 import java.io.Closeable;
 import java.io.IOException;
@@ -113,22 +115,33 @@ public final class YarnGrantPublisher implements Closeable {
     /** Publishes with an explicit fence (the leader's own, or a stale one a deposed leader still holds). */
     YarnGrant write(LeaderEpoch.Fence fence, String nodeId, int vcores, long memoryMB, int keepVcores, long keepMemoryMB)
             throws NotLeaderException, IOException {
-        String path = YarnContract.grantPath(root, clusterId, nodeId);
-        YarnGrant grant;
+        YarnGrant grant = fencedWrite(fence, YarnContract.grantPath(root, clusterId, nodeId), YarnGrant.class, "the grant for " + nodeId,
+                previous -> new YarnGrant(nodeId, fence.epoch(), previous == null ? 1L : previous.version() + 1, vcores, memoryMB,
+                        System.currentTimeMillis(), keepVcores, keepMemoryMB));
+        LOG.debug("published {}", grant);
+        return grant;
+    }
+
+    /**
+     * Writes the document {@code next} makes of the persisted one (read from ZooKeeper itself, not the cache: versions must
+     * grow even across leaders; null when absent or unreadable) in one transaction with a check of the epoch node, so a
+     * leader whose epoch moved on writes nothing.
+     */
+    private <T> T fencedWrite(LeaderEpoch.Fence fence, String path, Class<T> type, String what, java.util.function.Function<T, T> next)
+            throws NotLeaderException, IOException {
+        T document;
         try {
-            // Read the persisted grant itself (not the cache): versions must grow even across leaders.
             Stat stat = new Stat();
-            YarnGrant previous = null;
+            T previous = null;
             try {
-                previous = YarnContractCodec.read(path, client.getData().storingStatIn(stat).forPath(path), YarnGrant.class);
+                previous = YarnContractCodec.read(path, client.getData().storingStatIn(stat).forPath(path), type);
             } catch (KeeperException.NoNodeException absent) {
                 stat = null;
             } catch (IOException unreadable) {
-                LOG.warn("replacing an unreadable grant at {}: {}", path, unreadable.getMessage());
+                LOG.warn("replacing an unreadable document at {}: {}", path, unreadable.getMessage());
             }
-            grant = new YarnGrant(nodeId, fence.epoch(), previous == null ? 1L : previous.version() + 1, vcores,
-                    memoryMB, System.currentTimeMillis(), keepVcores, keepMemoryMB);
-            byte[] data = YarnContractCodec.write(grant);
+            document = next.apply(previous);
+            byte[] data = YarnContractCodec.write(document);
             CuratorOp check = client.transactionOp().check().withVersion(fence.epochNodeVersion())
                     .forPath(leadership.epochPath());
             CuratorOp put = stat == null
@@ -137,14 +150,25 @@ public final class YarnGrantPublisher implements Closeable {
             client.transaction().forOperations(check, put);
         } catch (KeeperException.BadVersionException | KeeperException.NoNodeException
                 | KeeperException.NodeExistsException e) {
-            throw new NotLeaderException("grant for " + nodeId + " not written: epoch " + fence.epoch()
-                    + " is no longer the broker's epoch, or another writer changed the grant meanwhile ("
-                    + e.code() + ")");
+            throw new NotLeaderException(what + " not written: epoch " + fence.epoch()
+                    + " is no longer the broker's epoch, or another writer changed it meanwhile (" + e.code() + ")");
         } catch (Exception e) {
-            throw new IOException("cannot write the grant for " + nodeId + " at " + path + ": " + e.getMessage(), e);
+            throw new IOException("cannot write " + what + " at " + path + ": " + e.getMessage(), e);
         }
-        LOG.debug("published {}", grant);
-        return grant;
+        return document;
+    }
+
+    /**
+     * Publishes the CapacityScheduler limits of a tree's YARN queues under this replica's epoch (the whole set, the
+     * next version). Refused (and nothing written) when this replica does not lead or the epoch moved on.
+     */
+    public YarnQueueLimits publishQueueLimits(Map<String, YarnQueueLimits.Limit> queues, long revokeAfterMillis)
+            throws NotLeaderException, IOException {
+        LeaderEpoch.Fence fence = leadership.fence()
+                .orElseThrow(() -> new NotLeaderException("not the broker leader: queue limits not written"));
+        return fencedWrite(fence, YarnContract.queueLimitsPath(root, clusterId), YarnQueueLimits.class, "the queue limits",
+                previous -> new YarnQueueLimits(fence.epoch(), previous == null ? 1L : previous.version() + 1, queues,
+                        revokeAfterMillis, System.currentTimeMillis()));
     }
 
     /**
@@ -193,6 +217,14 @@ public final class YarnGrantPublisher implements Closeable {
 
     public Optional<YarnApplications> applications() {
         return read(YarnContract.applicationsPath(root, clusterId), YarnApplications.class);
+    }
+
+    public Optional<YarnQueues> queues() {
+        return read(YarnContract.queuesPath(root, clusterId), YarnQueues.class);
+    }
+
+    public Optional<YarnQueueLimits> queueLimits() {
+        return read(YarnContract.queueLimitsPath(root, clusterId), YarnQueueLimits.class);
     }
 
     /** The node ids the plugin reports allocation for. */

@@ -2,9 +2,12 @@ package io.colocation.broker.yarn;
 
 import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnGrant;
+import io.colocation.api.yarn.YarnQueueLimits;
+import io.colocation.api.yarn.YarnQueues;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -72,6 +75,25 @@ public interface YarnSide extends Closeable {
      * of them until it confirms a later one (see {@link UnconfirmedGrants}).
      */
     Optional<Usage> unconfirmed(String nodeId);
+
+    /** The CapacityScheduler's queues as last reported (a tree's YARN leaves); empty when this side does not report them. */
+    default Optional<YarnQueues> queues() {
+        return Optional.empty();
+    }
+
+    /** The queue limits last published, as persisted; empty when none or this side cannot apply them. */
+    default Optional<YarnQueueLimits> queueLimits() {
+        return Optional.empty();
+    }
+
+    /**
+     * Publishes a tree's CapacityScheduler queue limits and its revoke delay (-1: never; docs/quota.md); refused when this replica does not lead, and by a
+     * side without the scheduler plugin, which has no way to apply them.
+     */
+    default YarnQueueLimits publishQueueLimits(Map<String, YarnQueueLimits.Limit> queues, long revokeAfterMillis) throws NotLeaderException, IOException {
+        throw new IOException("YARN cluster " + clusterId() + " runs without the colocation scheduler plugin: the YARN leaves of a "
+                + "tree over Batch need it (yarn.resourcemanager.scheduler.monitor.policies)");
+    }
 
     /** Publishes a grant keeping {@code keep} from preemption (see {@link YarnGrant}); refused when this replica does not lead. */
     YarnGrant publish(String nodeId, int vcores, long memoryMB, Usage keep) throws NotLeaderException, IOException;

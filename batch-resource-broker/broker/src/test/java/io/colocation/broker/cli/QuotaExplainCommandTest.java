@@ -103,9 +103,9 @@ class QuotaExplainCommandTest {
         assertEquals(List.of("YARN leaf team-a-yarn: no scheduler report given, so its demand counts 0",
                 "YARN leaf team-b-yarn: no scheduler report given, so its demand counts 0"),
                 JSON.convertValue(out.path("notes"), List.class));
-        assertEquals("{\"queue\":\"root.team-a\",\"quota\":\"team-a-yarn\",\"capacity\":\"[memory=0,vcores=0]\","
-                + "\"maximumCapacity\":\"[memory=0,vcores=0]\"}", out.path("trees").get(0).path("yarnQueues").get(2).toString(),
-                "a YARN leaf that asks nothing lends all: YARN may hold nothing there until its queue asks");
+        assertEquals("{\"queue\":\"root.team-a\",\"quota\":\"team-a-yarn\",\"capacity\":\"[memory=16384,vcores=4]\","
+                + "\"maximumCapacity\":\"[memory=16384,vcores=4]\"}", out.path("trees").get(0).path("yarnQueues").get(2).toString(),
+                "a YARN leaf that asks nothing lends its share but keeps its min in YARN: the tenant's guarantee, usable at once");
     }
 
     @Test

@@ -10,9 +10,11 @@ package io.colocation.api.yarn;
  * {root}/yarn/{clusterId}/nodes/{nodeId}        plugin: {@link YarnNodeReport}, YARN's allocation on the node
  * {root}/yarn/{clusterId}/demand                plugin: {@link YarnDemand}, pending requests cluster-wide
  * {root}/yarn/{clusterId}/applications          plugin: {@link YarnApplications}, what each application holds
+ * {root}/yarn/{clusterId}/queue-limits          broker: {@link YarnQueueLimits}, a tree's CapacityScheduler limits
+ * {root}/yarn/{clusterId}/queues                plugin: {@link YarnQueues}, each queue's use and the limits in force
  * </pre>
  * {@code nodeId} is the NodeManager's {@code host:port}. A plugin applies a grant only if its epoch is
- * not older than the highest epoch it has seen, so a deposed broker cannot inflate a grant.
+ * not older than the highest epoch it has seen, so a deposed broker cannot inflate a grant (nor a queue's limit).
  * Memory is in MiB both ways (Koordinator sends decimal MB and reads back MiB, a 4.9 % error).
  */
 public final class YarnContract {
@@ -52,5 +54,13 @@ public final class YarnContract {
 
     public static String applicationsPath(String root, String clusterId) {
         return clusterPath(root, clusterId) + "/applications";
+    }
+
+    public static String queueLimitsPath(String root, String clusterId) {
+        return clusterPath(root, clusterId) + "/queue-limits";
+    }
+
+    public static String queuesPath(String root, String clusterId) {
+        return clusterPath(root, clusterId) + "/queues";
     }
 }

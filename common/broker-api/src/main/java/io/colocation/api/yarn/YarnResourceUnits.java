@@ -28,4 +28,9 @@ public final class YarnResourceUnits {
     public static long mbOfBytes(long bytes) {
         return Math.max(bytes, 0) / MIB;
     }
+
+    /** CapacityScheduler's absolute resource form of a queue setting: {@code [memory=10240,vcores=12]}. */
+    public static String absolute(long memoryMB, long vcores) {
+        return "[memory=" + memoryMB + ",vcores=" + vcores + "]";
+    }
 }

@@ -26,6 +26,11 @@ public final class PodPhases {
         return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
+    /** Bound to a node ({@code spec.nodeName} set): what it asked for is held there. */
+    public static boolean bound(Pod pod) {
+        return pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
+    }
+
     public static boolean running(Pod pod) {
         return RUNNING.equals(of(pod));
     }

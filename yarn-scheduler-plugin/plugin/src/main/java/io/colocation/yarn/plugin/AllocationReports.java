@@ -3,6 +3,7 @@ package io.colocation.yarn.plugin;
 import io.colocation.api.yarn.YarnApplications;
 import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnNodeReport;
+import io.colocation.api.yarn.YarnQueues;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,11 +25,14 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceUsage;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.util.resource.Resources;
 
 /**
- * What the broker needs to know from YARN: each node's allocation and the cluster's pending demand
- * (outstanding resource requests, per node partition), and what people ask it: which applications hold
+ * What the broker needs to know from YARN: each node's allocation, the cluster's pending demand
+ * (outstanding resource requests, per node partition) and the CapacityScheduler's queues (each queue's use and
+ * the limits in force, a tree's YARN leaves), and what people ask it: which applications hold
  * and want what (its Batch workloads view; no decision reads it). A document is pushed when it changes (a busy
  * node's report at most once per {@code report.min-interval-ms}, so ZooKeeper sees at most one write
  * per node per interval) and again every {@code report.refresh-ms}, so its timestamp tells the broker
@@ -112,10 +116,13 @@ final class AllocationReports {
     private final Map<String, Sent<NodeFigures>> sentNodes = new ConcurrentHashMap<>();
     private volatile Sent<Map<String, YarnDemand.Partition>> sentDemand;
     private volatile Sent<YarnApplications> sentApplications;
+    private volatile Sent<YarnQueues> sentQueues;
+    private final QueueLimits queueLimits;
 
-    AllocationReports(RMContext rmContext, AbstractYarnScheduler<?, ?> scheduler, GrantChannel channel, long refreshMillis,
-            long minIntervalMillis) {
+    AllocationReports(RMContext rmContext, AbstractYarnScheduler<?, ?> scheduler, GrantChannel channel, QueueLimits queueLimits,
+            long refreshMillis, long minIntervalMillis) {
         this.rmContext = rmContext;
+        this.queueLimits = queueLimits;
         this.scheduler = scheduler;
         this.channel = channel;
         this.refreshMillis = refreshMillis;
@@ -147,7 +154,51 @@ final class AllocationReports {
         sentNodes.keySet().retainAll(reports.keySet());
         pushDemand(nowMillis);
         pushApplications(nowMillis);
+        if (scheduler instanceof CapacityScheduler) {
+            pushQueues(nowMillis);
+        }
         return reports;
+    }
+
+    private void pushQueues(long nowMillis) {
+        YarnQueues queues = queues((CapacityScheduler) scheduler, queueLimits.status());
+        Sent<YarnQueues> sent = sentQueues;
+        long age = sent == null ? Long.MAX_VALUE : nowMillis - sent.atMillis;
+        if (age < minIntervalMillis || (age < refreshMillis && sent.figures.equals(queues))) {
+            return;
+        }
+        Sent<YarnQueues> now = new Sent<>(queues, nowMillis);
+        sentQueues = now;
+        channel.writeQueues(queues.at(nowMillis), () -> {
+            if (Objects.equals(sentQueues, now)) {
+                sentQueues = null;
+            }
+        });
+    }
+
+    /** Every queue under root (the first {@link YarnQueues#LIMIT} by path): default partition's use and maximum. */
+    static YarnQueues queues(CapacityScheduler cs, QueueLimits.Status limits) {
+        Map<String, YarnQueues.Queue> out = new TreeMap<>();
+        int omitted = 0;
+        for (Map.Entry<String, CSQueue> e : QueueLimits.queuesByPath(cs).entrySet()) {
+            if (out.size() == YarnQueues.LIMIT) {
+                omitted++;
+                continue;
+            }
+            CSQueue q = e.getValue();
+            List<CSQueue> children = q.getChildQueues();
+            ResourceUsage usage = q.getQueueResourceUsage();
+            Resource used = usage.getUsed(RMNodeLabelsManager.NO_LABEL);
+            Resource pending = usage.getPending(RMNodeLabelsManager.NO_LABEL);
+            Resource configured = q.getQueueResourceQuotas().getConfiguredMaxResource(RMNodeLabelsManager.NO_LABEL);
+            Resource effective = q.getQueueResourceQuotas().getEffectiveMaxResource(RMNodeLabelsManager.NO_LABEL);
+            out.put(e.getKey(), new YarnQueues.Queue(children == null || children.isEmpty(),
+                    Math.max(0, used.getVirtualCores()), Math.max(0, used.getMemorySize()),
+                    Math.max(0, pending.getVirtualCores()), Math.max(0, pending.getMemorySize()),
+                    Math.max(0, configured.getVirtualCores()), Math.max(0, configured.getMemorySize()),
+                    Math.max(0, effective.getVirtualCores()), Math.max(0, effective.getMemorySize())));
+        }
+        return new YarnQueues(out, omitted, limits.epoch(), limits.version(), limits.problem(), 0);
     }
 
     private void pushApplications(long nowMillis) {

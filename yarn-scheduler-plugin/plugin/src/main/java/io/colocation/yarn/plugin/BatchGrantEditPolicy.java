@@ -2,6 +2,7 @@ package io.colocation.yarn.plugin;
 
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
+import io.colocation.api.yarn.YarnQueueLimits;
 import io.colocation.helpers.time.ScaledClock;
 import java.io.Closeable;
 import java.time.Clock;
@@ -12,6 +13,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.monitor.SchedulingEditPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * active, for the CapacityScheduler and the FairScheduler alike. Grants from the broker are applied as
  * soon as ZooKeeper delivers them; every {@code plugin.interval-ms} the policy confirms and acknowledges
  * applied grants, re-applies grants a node lost (NodeManager re-registration, RM restart or failover),
- * preempts gracefully where a grant fell below the allocation, and reports allocation and demand.
+ * preempts gracefully where a grant fell below the allocation, makes a tree's queue limits the CapacityScheduler's
+ * configuration and revokes a queue held above its maximum past the tree's delay, and reports allocation, demand and
+ * queues.
  */
 public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.Listener, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(BatchGrantEditPolicy.class);
@@ -37,6 +41,8 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
     private GrantChannel channel;
     private GracefulPreemption preemption;
     private AllocationReports reports;
+    private QueueLimits queueLimits;
+    private QueueRevocation queueRevocation;
     private PluginMetrics metrics;
     private boolean started;
     private volatile boolean closed;
@@ -52,7 +58,8 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
         holdConfiguredMaximumAllocation(yarnScheduler);
         capacity = new NodeCapacity(context, scheduler);
         channel = new GrantChannel(settings, this);
-        reports = new AllocationReports(context, yarnScheduler, channel, settings.reportRefreshMs(),
+        queueLimits = new QueueLimits(context, scheduler);
+        reports = new AllocationReports(context, yarnScheduler, channel, queueLimits, settings.reportRefreshMs(),
                 settings.reportMinIntervalMs());
         // The scheduler is stopped when this RM stops or turns standby; its successor gets a new policy.
         yarnScheduler.registerServiceListener(service -> {
@@ -97,6 +104,9 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
         if (!started) {
             metrics = PluginMetrics.register();
             preemption = new GracefulPreemption(rmContext, scheduler, settings, metrics);
+            if (scheduler instanceof CapacityScheduler) {
+                queueRevocation = new QueueRevocation((CapacityScheduler) scheduler, preemption);
+            }
             channel.start();
             started = true;
         }
@@ -117,8 +127,12 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
             channel.writeAck(new YarnGrantAck(g.nodeId(), g.epoch(), g.version(), g.vcores(), g.memoryMB(), now),
                     () -> capacity.unacknowledge(g));
         }
+        queueLimits.apply(book.fencingEpoch(), now);
         if (settings.preemptionEnabled()) {
             preemption.run(now, capacity.enforcedGrants());
+            if (queueRevocation != null) {
+                queueRevocation.run(now, queueLimits.inForce());
+            }
         }
         metrics.allocations(reports.push(now));
     }
@@ -172,6 +186,11 @@ public class BatchGrantEditPolicy implements SchedulingEditPolicy, GrantChannel.
     public void epochChanged(long epoch) {
         LOG.info("broker leader epoch is now {}: grants from older epochs are ignored", epoch);
         book.raiseEpoch(epoch);
+    }
+
+    @Override
+    public void queueLimitsChanged(YarnQueueLimits limits) {
+        queueLimits.offer(limits);
     }
 
     @Override

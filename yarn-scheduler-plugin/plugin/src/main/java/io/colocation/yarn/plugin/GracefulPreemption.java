@@ -27,11 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes capacity back when a node's grant, or what it keeps if more, falls below what YARN has allocated there, the way the
- * scheduler's own preemption does: the chosen containers are first marked for preemption (the
- * ApplicationMaster sees them in its allocate response and may checkpoint or give them back), and
- * those still running after {@code wait-before-kill-ms}, while the node is still over its grant, are
- * killed through the scheduler with exit status PREEMPTED, which MapReduce and Spark do not count as a
+ * Takes capacity back where YARN holds more than it may, the way the scheduler's own preemption does: on a node whose
+ * grant, or what it keeps if more, fell below what YARN has allocated there, and in a queue of a tree over Batch held
+ * above its maximum longer than the tree's revoke delay ({@link QueueRevocation}). The chosen containers (broker-api's
+ * {@link VictimOrder}) are first marked for preemption (the ApplicationMaster sees them in its allocate response and may
+ * checkpoint or give them back), and those still running after {@code wait-before-kill-ms}, while the node or queue is
+ * still over, are killed through the scheduler with exit status PREEMPTED, which MapReduce and Spark do not count as a
  * task failure. New decisions are rate-limited cluster-wide; each one is logged with its reason.
  */
 final class GracefulPreemption {
@@ -53,8 +54,8 @@ final class GracefulPreemption {
     private final ResourceScheduler scheduler;
     private final PluginSettings settings;
     private final PluginMetrics metrics;
-    /** Per node, in the order they were marked (so the oldest is killed first). */
-    private final Map<NodeId, Map<ContainerId, Mark>> marks = new HashMap<>();
+    /** Per node or queue, in the order they were marked (so the oldest is killed first). */
+    private final Map<Object, Map<ContainerId, Mark>> marks = new HashMap<>();
     private final boolean schedulesVcores;
     private double tokens;
     private long lastRefillMillis = -1;
@@ -76,7 +77,7 @@ final class GracefulPreemption {
     /** One pass over the nodes whose grant the scheduler enforces. */
     void run(long nowMillis, Map<String, YarnGrant> enforced) {
         refill(nowMillis);
-        marks.keySet().removeIf(node -> !enforced.containsKey(node.toString()));
+        marks.keySet().removeIf(scope -> scope instanceof NodeId && !enforced.containsKey(scope.toString()));
         for (Map.Entry<String, YarnGrant> e : enforced.entrySet()) {
             NodeId nodeId = NodeId.fromString(e.getKey());
             SchedulerNode node = scheduler.getSchedulerNode(nodeId);
@@ -96,40 +97,58 @@ final class GracefulPreemption {
         if (overMemory <= 0 && overVcores <= 0 && !marks.containsKey(nodeId)) {
             return; // the common case: nothing to look at on this node
         }
-        Map<ContainerId, Mark> nodeMarks = marks.computeIfAbsent(nodeId, n -> new LinkedHashMap<>());
-        List<RMContainer> running = node.getCopiedListOfRunningContainers();
+        take(nowMillis, nodeId, "node " + nodeId, "allocated " + allocated + " exceeds the grant <memory:" + grant.memoryMB()
+                + ", vCores:" + grant.vcores() + "> (epoch " + grant.epoch() + " version " + grant.version() + ")",
+                node.getCopiedListOfRunningContainers(), overMemory, overVcores);
+    }
+
+    /** Whether containers of {@code scope} are marked or being killed. */
+    boolean taking(Object scope) {
+        return marks.containsKey(scope);
+    }
+
+    /** Forgets the marks of queues no longer in {@code queues} (their limits are gone: nothing is over). */
+    void retainQueues(java.util.Set<String> queues) {
+        marks.keySet().removeIf(scope -> scope instanceof String && !queues.contains(scope));
+    }
+
+    /**
+     * Takes back what {@code scope} (a node's id or a queue's path) holds above its limit: {@code overMemory} and
+     * {@code overVcores} (vcores as YARN holds them), from its {@code running} containers.
+     */
+    void take(long nowMillis, Object scope, String name, String why, List<RMContainer> running, long overMemory, long overVcores) {
+        overVcores = countedVcores(overVcores);
+        Map<ContainerId, Mark> scopeMarks = marks.computeIfAbsent(scope, n -> new LinkedHashMap<>());
         Set<ContainerId> runningIds = new HashSet<>();
         running.forEach(c -> runningIds.add(c.getContainerId()));
-        nodeMarks.keySet().retainAll(runningIds);
-        // Containers the RM already finished stay in the node's allocation until the NodeManager confirms;
+        scopeMarks.keySet().retainAll(runningIds);
+        // Containers the RM already finished stay in the allocation until the NodeManager confirms;
         // they are going away and free their share without help.
         for (RMContainer c : running) {
-            if (ended(c) && !nodeMarks.containsKey(c.getContainerId())) {
+            if (ended(c) && !scopeMarks.containsKey(c.getContainerId())) {
                 overMemory -= memory(c);
                 overVcores -= countedVcores(c);
             }
         }
         if (overMemory <= 0 && overVcores <= 0) {
-            if (nodeMarks.values().removeIf(m -> !m.killed)) {
-                LOG.info("node {} is back within its grant {}: the containers marked for preemption there stay",
-                        nodeId, total);
+            if (scopeMarks.values().removeIf(m -> !m.killed)) {
+                LOG.info("{} is back within its limit: the containers marked for preemption there stay", name);
             }
         } else {
-            long uncoveredMemory = overMemory - nodeMarks.values().stream().mapToLong(m -> memory(m.container)).sum();
-            long uncoveredVcores = overVcores - nodeMarks.values().stream().mapToLong(m -> countedVcores(m.container)).sum();
+            long uncoveredMemory = overMemory - scopeMarks.values().stream().mapToLong(m -> memory(m.container)).sum();
+            long uncoveredVcores = overVcores - scopeMarks.values().stream().mapToLong(m -> countedVcores(m.container)).sum();
             if (uncoveredMemory > 0 || uncoveredVcores > 0) {
-                mark(nowMillis, nodeId, running, grant, allocated, Math.max(0, uncoveredMemory),
-                        (int) Math.max(0, uncoveredVcores), nodeMarks);
+                mark(nowMillis, name, why, running, Math.max(0, uncoveredMemory), (int) Math.max(0, uncoveredVcores), scopeMarks);
             }
-            kill(nowMillis, nodeId, overMemory, overVcores, nodeMarks);
+            kill(nowMillis, name, overMemory, overVcores, scopeMarks);
         }
-        if (nodeMarks.isEmpty()) {
-            marks.remove(nodeId);
+        if (scopeMarks.isEmpty()) {
+            marks.remove(scope);
         }
     }
 
-    /** Kills the marks whose wait is over, oldest first, while the node is still over its grant. */
-    private void kill(long nowMillis, NodeId nodeId, long overMemory, long overVcores, Map<ContainerId, Mark> nodeMarks) {
+    /** Kills the marks whose wait is over, oldest first, while the scope is still over its limit. */
+    private void kill(long nowMillis, String name, long overMemory, long overVcores, Map<ContainerId, Mark> nodeMarks) {
         // Killed containers still count in the allocation until the scheduler has processed the kill.
         for (Mark m : nodeMarks.values()) {
             if (m.killed) {
@@ -148,20 +167,20 @@ final class GracefulPreemption {
             if (!helps) {
                 continue;
             }
-            LOG.info("killing preempted container {} on {}: the node is still over its grant by <memory:{}, vCores:{}> "
-                            + "{} ms after the ApplicationMaster was told", m.container.getContainerId(), nodeId,
+            LOG.info("killing preempted container {} of {}: still over its limit by <memory:{}, vCores:{}> "
+                            + "{} ms after the ApplicationMaster was told", m.container.getContainerId(), name,
                     Math.max(0, overMemory), Math.max(0, overVcores), nowMillis - m.markedAtMillis);
             rmContext.getDispatcher().getEventHandler().handle(new ContainerPreemptEvent(
                     m.container.getApplicationAttemptId(), m.container, SchedulerEventType.MARK_CONTAINER_FOR_KILLABLE));
             m.killed = true;
-            metrics.containerPreempted(nodeId.toString());
+            metrics.containerPreempted(m.container.getAllocatedNode().toString());
             overMemory -= memory(m.container);
             overVcores -= countedVcores(m.container);
         }
     }
 
-    private void mark(long nowMillis, NodeId nodeId, List<RMContainer> running, YarnGrant grant, Resource allocated,
-            long needMemory, int needVcores, Map<ContainerId, Mark> nodeMarks) {
+    private void mark(long nowMillis, String name, String why, List<RMContainer> running, long needMemory, int needVcores,
+            Map<ContainerId, Mark> nodeMarks) {
         Map<String, RMContainer> byId = new HashMap<>();
         List<VictimOrder.Candidate> candidates = new ArrayList<>();
         for (RMContainer c : running) {
@@ -175,18 +194,16 @@ final class GracefulPreemption {
         }
         for (VictimOrder.Candidate victim : VictimOrder.choose(candidates, needMemory, needVcores)) {
             if (tokens < 1) {
-                LOG.info("preemption on {} deferred: the cluster-wide limit of {} per second is reached", nodeId,
+                LOG.info("preemption in {} deferred: the cluster-wide limit of {} per second is reached", name,
                         settings.maxPreemptionsPerSecond());
                 return;
             }
             tokens -= 1;
             RMContainer c = byId.get(victim.containerId());
-            LOG.info("preempting {} ({}, <memory:{}, vCores:{}>, started {} ms ago) on {}: allocated {} exceeds the grant "
-                            + "<memory:{}, vCores:{}> (epoch {} version {}) by <memory:{}, vCores:{}> not yet covered; "
-                            + "ApplicationMaster told, kill in {} ms unless it ends first",
+            LOG.info("preempting {} ({}, <memory:{}, vCores:{}>, started {} ms ago) of {}: {} by <memory:{}, vCores:{}> not "
+                            + "yet covered; ApplicationMaster told, kill in {} ms unless it ends first",
                     c.getContainerId(), victim.applicationMaster() ? "ApplicationMaster" : "task",
-                    victim.memoryMB(), victim.vcores(), nowMillis - victim.startedAtMillis(), nodeId, allocated,
-                    grant.memoryMB(), grant.vcores(), grant.epoch(), grant.version(), needMemory, needVcores,
+                    victim.memoryMB(), victim.vcores(), nowMillis - victim.startedAtMillis(), name, why, needMemory, needVcores,
                     settings.waitBeforeKillMs());
             rmContext.getDispatcher().getEventHandler().handle(new ContainerPreemptEvent(
                     c.getApplicationAttemptId(), c, SchedulerEventType.MARK_CONTAINER_FOR_PREEMPTION));

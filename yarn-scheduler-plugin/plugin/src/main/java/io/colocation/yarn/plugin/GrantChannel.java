@@ -7,6 +7,8 @@ import io.colocation.api.yarn.YarnDemand;
 import io.colocation.api.yarn.YarnGrant;
 import io.colocation.api.yarn.YarnGrantAck;
 import io.colocation.api.yarn.YarnNodeReport;
+import io.colocation.api.yarn.YarnQueueLimits;
+import io.colocation.api.yarn.YarnQueues;
 import io.colocation.helpers.log.DistinctWarnings;
 import java.io.Closeable;
 import java.io.IOException;
@@ -38,6 +40,8 @@ final class GrantChannel implements Closeable {
 
         void epochChanged(long epoch);
 
+        void queueLimitsChanged(YarnQueueLimits limits);
+
         void documentRejected(String path, String problem);
     }
 
@@ -45,6 +49,7 @@ final class GrantChannel implements Closeable {
     private final CuratorFramework client;
     private final CuratorCache grants;
     private final CuratorCache epoch;
+    private final CuratorCache queueLimits;
     private final String grantsPath;
 
     GrantChannel(PluginSettings settings, Listener listener) {
@@ -59,6 +64,12 @@ final class GrantChannel implements Closeable {
         String epochPath = YarnContract.epochPath(settings.zookeeperRoot());
         this.grants = CuratorCache.build(client, grantsPath);
         this.epoch = CuratorCache.build(client, epochPath, CuratorCache.Options.SINGLE_NODE_CACHE);
+        this.queueLimits = CuratorCache.build(client, YarnContract.queueLimitsPath(settings.zookeeperRoot(), settings.clusterId()),
+                CuratorCache.Options.SINGLE_NODE_CACHE);
+        queueLimits.listenable().addListener(CuratorCacheListener.builder()
+                .forCreatesAndChanges((before, after) -> queueLimitsData(after, listener))
+                .forDeletes(old -> LOG.info("{} was deleted: the queues keep the limits YARN holds", old.getPath()))
+                .build());
         grants.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, after) -> grantData(after, listener))
                 .forDeletes(old -> {
@@ -68,10 +79,13 @@ final class GrantChannel implements Closeable {
                     }
                 })
                 .build());
-        // Grants are read only once the epoch is known, so stale grants are fenced from the first read.
+        // Grants and limits are read only once the epoch is known, so stale ones are fenced from the first read.
         epoch.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, after) -> epochData(after, listener))
-                .forInitialized(grants::start)
+                .forInitialized(() -> {
+                    grants.start();
+                    queueLimits.start();
+                })
                 .build());
     }
 
@@ -95,6 +109,14 @@ final class GrantChannel implements Closeable {
                 return;
             }
             listener.grantChanged(grant);
+        } catch (IOException e) {
+            listener.documentRejected(data.getPath(), e.getMessage());
+        }
+    }
+
+    private void queueLimitsData(ChildData data, Listener listener) {
+        try {
+            listener.queueLimitsChanged(YarnContractCodec.read(data.getPath(), data.getData(), YarnQueueLimits.class));
         } catch (IOException e) {
             listener.documentRejected(data.getPath(), e.getMessage());
         }
@@ -134,6 +156,10 @@ final class GrantChannel implements Closeable {
         write(YarnContract.demandPath(settings.zookeeperRoot(), settings.clusterId()), demand, onFailure);
     }
 
+    void writeQueues(YarnQueues queues, Runnable onFailure) {
+        write(YarnContract.queuesPath(settings.zookeeperRoot(), settings.clusterId()), queues, onFailure);
+    }
+
     void writeApplications(YarnApplications applications, Runnable onFailure) {
         write(YarnContract.applicationsPath(settings.zookeeperRoot(), settings.clusterId()), applications, onFailure);
     }
@@ -165,6 +191,7 @@ final class GrantChannel implements Closeable {
     @Override
     public void close() {
         grants.close();
+        queueLimits.close();
         epoch.close();
         client.close();
     }

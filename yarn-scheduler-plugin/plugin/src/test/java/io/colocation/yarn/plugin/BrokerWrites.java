@@ -3,6 +3,7 @@ package io.colocation.yarn.plugin;
 import io.colocation.api.yarn.YarnContractCodec;
 import io.colocation.api.yarn.YarnContract;
 import io.colocation.api.yarn.YarnGrant;
+import io.colocation.api.yarn.YarnQueueLimits;
 import java.nio.charset.StandardCharsets;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -17,6 +18,11 @@ record BrokerWrites(CuratorFramework curator, String root, String clusterId) {
     void grant(YarnGrant grant) throws Exception {
         curator.create().orSetData().creatingParentsIfNeeded()
                 .forPath(YarnContract.grantPath(root, clusterId, grant.nodeId()), YarnContractCodec.write(grant));
+    }
+
+    void queueLimits(YarnQueueLimits limits) throws Exception {
+        curator.create().orSetData().creatingParentsIfNeeded()
+                .forPath(YarnContract.queueLimitsPath(root, clusterId), YarnContractCodec.write(limits));
     }
 
     /** The document at {@code path}, or null while there is none. */
