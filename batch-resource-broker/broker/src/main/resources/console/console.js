@@ -183,7 +183,8 @@
     if (!body.firstChild) { row(['', 'nothing uses Batch', '', '', '', '', '', ''], 'muted'); }
   }
 
-  // The ElasticQuota tree: min, what the k8s-scheduler lets each quota hold now (runtime) and what it holds.
+  // The ElasticQuota tree: min, what each quota may hold now (runtime) and what it holds; a tree over Batch's leaves are
+  // Kubernetes quotas or YARN queues.
   function renderQuotas(q) {
     var body = document.querySelector('#quotas tbody');
     body.textContent = '';
@@ -195,13 +196,18 @@
       cells.forEach(function (c) { tr.appendChild(el('td', {}, String(c))); });
       body.appendChild(tr);
     }
-    if (!q) { row(['quotas cannot be read now', '', '', '', '', ''], 'muted'); return; }
-    if (!q.installed) { row(['no ElasticQuota CRD in this cluster', '', '', '', '', ''], 'muted'); return; }
+    function kind(r) {
+      if (r.yarnQueue) { return 'YARN queue ' + r.yarnQueue; }
+      if (r.tree) { return (r.depth === 1 ? 'tree ' : r.isParent ? 'tenant, tree ' : 'Kubernetes, tree ') + r.tree; }
+      return r.isParent ? 'parent' : 'Kubernetes';
+    }
+    if (!q) { row(['quotas cannot be read now', '', '', '', '', '', ''], 'muted'); return; }
+    if (!q.installed) { row(['no ElasticQuota CRD in this cluster', '', '', '', '', '', ''], 'muted'); return; }
     q.quotas.forEach(function (r) {
-      row(['\u00a0\u00a0'.repeat(r.depth - 1) + r.name, r.namespace, list(r.min), list(r.runtime), list(r.used),
+      row(['\u00a0\u00a0'.repeat(r.depth - 1) + r.name, r.namespace, kind(r), list(r.min), list(r.runtime), list(r.used),
         r.state === 'unknown' ? 'not written yet' : r.state], r.state === 'borrowing' ? 'warn' : '');
     });
-    if (!body.firstChild) { row(['no quotas', '', '', '', '', ''], 'muted'); }
+    if (!body.firstChild) { row(['no quotas', '', '', '', '', '', ''], 'muted'); }
   }
 
   function renderHealth(h) {

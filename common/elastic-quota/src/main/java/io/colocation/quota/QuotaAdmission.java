@@ -28,20 +28,9 @@ public final class QuotaAdmission {
             return null;
         }
         ResourceAmounts limit = runtimeQuota ? e.state().runtime() : e.spec().max();
-        QuotaUsage now = usage.apply(quota);
-        List<String> exceed = exceeded(now.used().plus(podRequest).masked(podRequest.names()), limit);
-        if (!exceed.isEmpty()) {
-            return "Insufficient quotas, quotaName: " + quota + ", runtime: " + print(limit) + ", used: " + print(now.used())
-                    + ", pod's request: " + print(podRequest) + ", exceedDimensions: " + goList(exceed);
-        }
-        if (nonPreemptible) {
-            ResourceAmounts min = e.spec().min();
-            exceed = exceeded(now.nonPreemptibleUsed().plus(podRequest).masked(podRequest.names()), min);
-            if (!exceed.isEmpty()) {
-                return "Insufficient non-preemptible quotas, quotaName: " + quota + ", min: " + print(min) + ", nonPreemptibleUsed: "
-                        + print(now.nonPreemptibleUsed()) + ", pod's request: " + print(podRequest) + ", exceedDimensions: "
-                        + goList(exceed);
-            }
+        String refused = within(quota, limit, e.spec().min(), usage.apply(quota), podRequest, nonPreemptible);
+        if (refused != null) {
+            return refused;
         }
         if (checkParents) {
             List<String> topo = new ArrayList<>(List.of(quota));
@@ -58,6 +47,30 @@ public final class QuotaAdmission {
                 }
                 topo.add(0, parent);
                 at = runtime.get(parent);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The quota's own check, Koordinator's messages: {@code used + request ≤ limit}, and for a non-preemptible pod
+     * {@code nonPreemptibleUsed + request ≤ min}.
+     *
+     * @return null when admitted, else why not
+     */
+    public static String within(String quota, ResourceAmounts limit, ResourceAmounts min, QuotaUsage now, ResourceAmounts podRequest,
+            boolean nonPreemptible) {
+        List<String> exceed = exceeded(now.used().plus(podRequest).masked(podRequest.names()), limit);
+        if (!exceed.isEmpty()) {
+            return "Insufficient quotas, quotaName: " + quota + ", runtime: " + print(limit) + ", used: " + print(now.used())
+                    + ", pod's request: " + print(podRequest) + ", exceedDimensions: " + goList(exceed);
+        }
+        if (nonPreemptible) {
+            exceed = exceeded(now.nonPreemptibleUsed().plus(podRequest).masked(podRequest.names()), min);
+            if (!exceed.isEmpty()) {
+                return "Insufficient non-preemptible quotas, quotaName: " + quota + ", min: " + print(min) + ", nonPreemptibleUsed: "
+                        + print(now.nonPreemptibleUsed()) + ", pod's request: " + print(podRequest) + ", exceedDimensions: "
+                        + goList(exceed);
             }
         }
         return null;

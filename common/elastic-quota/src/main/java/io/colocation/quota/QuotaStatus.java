@@ -62,7 +62,17 @@ public record QuotaStatus(Map<String, ResourceAmounts> annotations, ResourceAmou
         return was != null && was.withoutZeros().equals(now.withoutZeros());
     }
 
-    private static String json(ResourceAmounts amounts) {
+    /**
+     * The {@code runtime} annotation an ElasticQuota object carries (a tree over Batch's, which the broker's leader
+     * writes and the scheduler admits by), null when absent or not a ResourceList.
+     */
+    public static ResourceAmounts runtimeOf(JsonNode object) {
+        String json = object.path("metadata").path("annotations").path(RUNTIME).asText("");
+        return json.isEmpty() ? null : QuotaUnits.readOrNull(json);
+    }
+
+    /** A ResourceList as an annotation holds it: {@code {"kubernetes.io/batch-cpu":"4k"}}. */
+    public static String json(ResourceAmounts amounts) {
         try {
             return JSON.writeValueAsString(QuotaUnits.write(amounts));
         } catch (JsonProcessingException e) {

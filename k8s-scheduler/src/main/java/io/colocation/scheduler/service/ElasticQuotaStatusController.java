@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.colocation.kube.client.Patches;
+import io.colocation.quota.ElasticQuotaObjects;
 import io.colocation.quota.QuotaRuntime;
 import io.colocation.quota.QuotaStatus;
 import io.colocation.scheduler.framework.Handle;
 import io.colocation.scheduler.plugins.elasticquota.ElasticQuota;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.HashMap;
@@ -58,11 +58,11 @@ final class ElasticQuotaStatusController {
             JsonNode used = JSON.valueToTree(o.getAdditionalProperties().get("status")).path("used");
             try {
                 if (!annotations.isEmpty()) {
-                    Patches.merge(client, stub(ns, name), JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations))));
+                    Patches.merge(client, ElasticQuotaObjects.stub(ns, name), JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations))));
                     written++;
                 }
                 if (status.usedChanged(used.isMissingNode() ? null : used)) {
-                    Patches.mergeStatus(client, stub(ns, name), JSON.writeValueAsString(Map.of("status", Map.of("used", usedPatch(status, used)))));
+                    Patches.mergeStatus(client, ElasticQuotaObjects.stub(ns, name), JSON.writeValueAsString(Map.of("status", Map.of("used", usedPatch(status, used)))));
                     written++;
                     LOG.debug("ElasticQuota {}/{}: used {}", ns, name, status.usedList());
                 }
@@ -80,13 +80,5 @@ final class ElasticQuotaStatusController {
             patch.putIfAbsent(it.next(), null);
         }
         return patch;
-    }
-
-    private static GenericKubernetesResource stub(String namespace, String name) {
-        GenericKubernetesResource stub = new GenericKubernetesResource();
-        stub.setApiVersion(ClusterCache.ELASTIC_QUOTA_API_VERSION);
-        stub.setKind("ElasticQuota");
-        stub.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-        return stub;
     }
 }

@@ -175,14 +175,17 @@ public final class StatusCommand {
         out.println("CPU in cores; per node: GET " + base + "/api/v1/nodes/NAME");
     }
 
-    /** One line per top-level ElasticQuota: its min, its runtime and what it uses, as the k8s-scheduler last wrote them. */
+    /**
+     * One line per top-level ElasticQuota, and per quota of a tree over Batch (each tenant and its Kubernetes and YARN
+     * leaves): its min, its runtime and what it uses, as the k8s-scheduler (the broker, on a tree) last wrote them.
+     */
     private static void printQuotas(JsonNode quotas, PrintStream out) {
         if (quotas == null || !quotas.path("installed").asBoolean()) {
             return;
         }
         List<JsonNode> top = new ArrayList<>();
         quotas.path("quotas").forEach(q -> {
-            if (q.path("depth").asInt() == 1) {
+            if (q.path("depth").asInt() == 1 || q.hasNonNull("tree")) {
                 top.add(q);
             }
         });
@@ -191,9 +194,12 @@ public final class StatusCommand {
         }
         out.println();
         for (JsonNode q : top) {
-            out.printf(Locale.ROOT, "quota %s/%s: min %s, runtime %s, used %s%s%n", q.path("namespace").asText(), q.path("name").asText(),
+            String kind = q.hasNonNull("yarnQueue") ? " (YARN queue " + q.path("yarnQueue").asText() + ")"
+                    : q.hasNonNull("tree") && q.path("depth").asInt() == 1 ? " (tree " + q.path("tree").asText() + ")" : "";
+            out.printf(Locale.ROOT, "%squota %s/%s%s: min %s, runtime %s, used %s%s%n", "  ".repeat(Math.max(0, q.path("depth").asInt() - 1)),
+                    q.path("namespace").asText(), q.path("name").asText(), kind,
                     list(q.path("min")), list(q.path("runtime")), list(q.path("used")),
-                    q.path("state").asText().equals("unknown") ? " (not yet written by the k8s-scheduler)" : ", " + q.path("state").asText());
+                    q.path("state").asText().equals("unknown") ? " (not yet written)" : ", " + q.path("state").asText());
         }
     }
 

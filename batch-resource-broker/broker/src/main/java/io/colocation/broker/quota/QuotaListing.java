@@ -16,8 +16,9 @@ import java.util.TreeMap;
 
 /**
  * The quota tree as its owners and tenants read it ({@code GET /api/v1/quotas}): each ElasticQuota's min and max, and
- * what the k8s-scheduler last wrote on it (its {@code runtime} and {@code request} annotations, {@code status.used}),
- * in tree order (parents before their children, by name). A quota borrows when it uses more than its min on a
+ * what the k8s-scheduler last wrote on it (its {@code runtime} and {@code request} annotations, {@code status.used}; the
+ * broker's leader writes them on a tree over Batch's quotas), in tree order (parents before their children, by name);
+ * a tree over Batch's quotas carry their tree, and its YARN leaves their queue. A quota borrows when it uses more than its min on a
  * resource, lends when its runtime is below its min (others use that part).
  */
 public final class QuotaListing {
@@ -28,11 +29,14 @@ public final class QuotaListing {
      * One quota. Resource lists are Kubernetes quantity strings; {@code runtime}, {@code request} and {@code used} are
      * null until the scheduler has written them.
      *
-     * @param depth 1 for a quota under the root
-     * @param state {@code borrowing}, {@code lending}, {@code within} or {@code unknown} (nothing written yet)
+     * @param depth     1 for a quota under the root
+     * @param tree      the quota's tree-id, null in the default tree
+     * @param yarnQueue the YARN leaf queue the quota is, null for a Kubernetes quota
+     * @param state     {@code borrowing}, {@code lending}, {@code within} or {@code unknown} (nothing written yet)
      */
-    public record Row(String name, String namespace, String parent, int depth, boolean isParent, Map<String, String> min,
-            Map<String, String> max, Map<String, String> runtime, Map<String, String> request, Map<String, String> used, String state) {
+    public record Row(String name, String namespace, String parent, int depth, boolean isParent, String tree, String yarnQueue,
+            Map<String, String> min, Map<String, String> max, Map<String, String> runtime, Map<String, String> request,
+            Map<String, String> used, String state) {
     }
 
     /** @param unreadable {@code namespace/name} → why, for objects that do not read as ElasticQuotas */
@@ -82,8 +86,8 @@ public final class QuotaListing {
         ResourceAmounts used = list(object.path("status").path("used"));
         String state = runtime == null || used == null ? "unknown" : exceeds(used, s.min()) ? "borrowing" : exceeds(s.min(), runtime)
                 ? "lending" : "within";
-        return new Row(s.name(), s.namespace(), s.parent(), depth, s.isParent(), QuotaUnits.write(s.min()), QuotaUnits.write(s.max()),
-                write(runtime), write(request), write(used), state);
+        return new Row(s.name(), s.namespace(), s.parent(), depth, s.isParent(), s.treeId().isEmpty() ? null : s.treeId(), s.yarnQueue(),
+                QuotaUnits.write(s.min()), QuotaUnits.write(s.max()), write(runtime), write(request), write(used), state);
     }
 
     /** Whether {@code a} holds more than {@code b} on a resource {@code b} names. */

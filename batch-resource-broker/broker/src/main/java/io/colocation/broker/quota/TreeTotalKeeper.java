@@ -10,14 +10,15 @@ import io.colocation.broker.yarn.LeaderEpoch;
 import io.colocation.helpers.log.DistinctWarnings;
 import io.colocation.kube.client.ApiErrors;
 import io.colocation.model.Resources;
+import io.colocation.kube.client.Patches;
+import io.colocation.quota.ElasticQuotaObjects;
 import io.colocation.quota.ElasticQuotaSpec;
+import io.colocation.quota.QuotaStatus;
 import io.colocation.quota.QuotaUnits;
 import io.colocation.quota.ResourceAmounts;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
@@ -47,11 +48,25 @@ public final class TreeTotalKeeper {
     }
 
     /**
+     * An ElasticQuota as listed: its spec (its total as listed), the runtime and request annotations and
+     * {@code status.used} it carries (null: none, or not a ResourceList).
+     */
+    public record Listed(ElasticQuotaSpec spec, ResourceAmounts runtime, ResourceAmounts request, ResourceAmounts used) {
+        public static Listed of(JsonNode object) throws InvalidInputException {
+            JsonNode annotations = object.path("metadata").path("annotations");
+            String request = annotations.path(QuotaStatus.REQUEST).asText("");
+            JsonNode used = object.path("status").path("used");
+            return new Listed(ElasticQuotaSpec.read(object), QuotaStatus.runtimeOf(object), request.isEmpty() ? null : QuotaUnits.readOrNull(request),
+                    used.isMissingNode() || used.isNull() ? null : QuotaUnits.readOrNull(used));
+        }
+    }
+
+    /**
      * One round. Does nothing on a standby.
      *
-     * @return the ElasticQuotas listed that read (totals as listed), for the rest of the round; null when none were listed
+     * @return the ElasticQuotas listed that read, for the rest of the round; null when none were listed
      */
-    public List<ElasticQuotaSpec> reconcile() {
+    public List<Listed> reconcile() {
         if (leadership.fence().isEmpty()) {
             return null;
         }
@@ -64,7 +79,7 @@ public final class TreeTotalKeeper {
                     : "cannot list the ElasticQuotas to keep the trees' totals: " + ApiErrors.describe(e));
             return null;
         }
-        List<ElasticQuotaSpec> listed = new java.util.ArrayList<>();
+        List<Listed> listed = new java.util.ArrayList<>();
         Resources origin = Resources.ZERO;
         for (NodeLedger n : ledger.all()) {
             origin = origin.plus(n.origin());
@@ -72,7 +87,7 @@ public final class TreeTotalKeeper {
         for (GenericKubernetesResource r : quotas) {
             ObjectNode object = Serialization.jsonMapper().valueToTree(r);
             try {
-                listed.add(ElasticQuotaSpec.read(object.deepCopy()));
+                listed.add(Listed.of(object.deepCopy()));
             } catch (InvalidInputException e) {
                 // named below, or by the scheduler
             }
@@ -101,17 +116,31 @@ public final class TreeTotalKeeper {
         if (why == null) {
             return;
         }
+        String total = QuotaStatus.json(desired);
         try {
-            String total = JSON.writeValueAsString(QuotaUnits.write(desired));
-            String patch = JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", Map.of(ElasticQuotaSpec.ANNOTATION_TOTAL_RESOURCE, total))));
-            client.genericKubernetesResources(ElasticQuotaSpec.API_VERSION, ElasticQuotaSpec.KIND).inNamespace(root.namespace())
-                    .withName(root.name()).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            annotate(client, root, Map.of(ElasticQuotaSpec.ANNOTATION_TOTAL_RESOURCE, total));
             warnings.resolved(subject);
             LOG.info("tree {} (root {}): total {} ({})", root.treeId(), subject, total, why);
         } catch (KubernetesClientException e) {
             warnings.warn(subject, "cannot write the total of tree " + root.treeId() + ": " + ApiErrors.describe(e));
+        }
+    }
+
+    /** Merge-patches annotations of the quota's object. */
+    static void annotate(KubernetesClient client, ElasticQuotaSpec quota, Map<String, String> annotations) {
+        Patches.merge(client, ElasticQuotaObjects.stub(quota.namespace(), quota.name()), json(Map.of("metadata", Map.of("annotations", annotations))));
+    }
+
+    /** Merge-patches {@code status.used} through the status subresource (a resource it had and no longer has: null). */
+    static void writeUsed(KubernetesClient client, ElasticQuotaSpec quota, Map<String, String> used) {
+        Patches.mergeStatus(client, ElasticQuotaObjects.stub(quota.namespace(), quota.name()), json(Map.of("status", Map.of("used", used))));
+    }
+
+    private static String json(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("a ResourceList that does not write as JSON", e);
+            throw new IllegalStateException("a map of strings is always JSON", e);
         }
     }
 }

@@ -6,7 +6,7 @@ import io.colocation.broker.kube.ClusterView;
 import io.colocation.broker.kube.NodeStatusPublisher;
 import io.colocation.broker.ledger.Ledger;
 import io.colocation.broker.quota.TreeTotalKeeper;
-import io.colocation.broker.quota.YarnLeafLimitsKeeper;
+import io.colocation.broker.quota.TreeRuntimesKeeper;
 import io.colocation.broker.reconcile.ArbitrationLoop;
 import io.colocation.broker.reconcile.BrokerReconciler;
 import io.colocation.broker.slo.SloControllers;
@@ -161,16 +161,12 @@ public final class Broker implements Managed {
         };
         TreeTotalKeeper treeTotals = new TreeTotalKeeper(kubernetes, ledger, leadership, diffThreshold);
         // The trees' YARN leaves are queues of the first YARN cluster configured (docs/quota.md).
-        YarnLeafLimitsKeeper yarnLeaves = yarnSides.isEmpty() ? null
-                : new YarnLeafLimitsKeeper(yarnSides.values().iterator().next(), informed::pods, leadership, diffThreshold,
-                        config.yarn.quotaRevokeDelaySeconds < 0 ? -1 : config.yarn.quotaRevokeDelaySeconds * 1000, clock);
-        // Koordinator's ElasticQuotaProfile controller keeps its roots' totals every 10 s too.
-        treeTotalLoop = new ArbitrationLoop("tree-totals", () -> {
-            List<io.colocation.quota.ElasticQuotaSpec> quotas = treeTotals.reconcile();
-            if (yarnLeaves != null) {
-                yarnLeaves.keep(quotas);
-            }
-        }, TREE_TOTAL_INTERVAL, Duration.ofMillis(config.sync.debounceMs));
+        TreeRuntimesKeeper treeRuntimes = new TreeRuntimesKeeper(kubernetes, yarnSides.isEmpty() ? null : yarnSides.values().iterator().next(),
+                informed::pods, leadership, diffThreshold,
+                config.yarn.quotaRevokeDelaySeconds < 0 ? -1 : config.yarn.quotaRevokeDelaySeconds * 1000, clock);
+        // Koordinator's ElasticQuotaProfile controller keeps its roots' totals every 10 s too; the runtimes follow on the same list.
+        treeTotalLoop = new ArbitrationLoop("tree-totals", () -> treeRuntimes.keep(treeTotals.reconcile()), TREE_TOTAL_INTERVAL,
+                Duration.ofMillis(config.sync.debounceMs));
         leadership.start();
         loop.start();
         sloLoop.start();

@@ -177,8 +177,7 @@ class BrokerApplicationTest {
             assertEquals(0, StatusCommand.run(new String[] {"--top", "0"}, Map.of("COLOCATION_BROKER_URL", api), new PrintStream(out, true),
                     new PrintStream(new ByteArrayOutputStream(), true)));
             String text = out.toString(StandardCharsets.UTF_8);
-            assertTrue(text.contains("quota " + NS + "/app-org: min kubernetes.io/batch-cpu 8k, runtime -, used - (not yet written by the"
-                    + " k8s-scheduler)"), text);
+            assertTrue(text.contains("quota " + NS + "/app-org: min kubernetes.io/batch-cpu 8k, runtime -, used - (not yet written)"), text);
         } finally {
             quotas.withName("app-team").delete();
             quotas.withName("app-org").delete();
@@ -199,6 +198,12 @@ class BrokerApplicationTest {
                            quota.scheduling.koordinator.sh/is-parent: "true"}
                   annotations: {quota.scheduling.koordinator.sh/total-resource: '{"kubernetes.io/batch-cpu":"1"}'}
                 spec: {max: {kubernetes.io/batch-cpu: "1000k"}}
+                """);
+        create(client, """
+                metadata:
+                  name: batch-team
+                  labels: {quota.scheduling.koordinator.sh/tree-id: batch, quota.scheduling.koordinator.sh/parent: batch-root}
+                spec: {min: {kubernetes.io/batch-cpu: "1k"}, max: {kubernetes.io/batch-cpu: "1000k"}}
                 """);
         try {
             String[] written = new String[1];
@@ -221,7 +226,31 @@ class BrokerApplicationTest {
             assertEquals(List.of("Name", "Parent", "Tree", "YARN-Queue", "Runtime", "Used", "Age"),
                     JSON.convertValue(t.path("columnDefinitions").findValuesAsText("name"), List.class), table);
             assertEquals("batch", t.path("rows").get(0).path("cells").get(2).asText(), table);
+            // The tree's runtimes are the broker's: its leaf asks nothing (no pods), so may hold nothing; what it uses too.
+            Await.until(Duration.ofSeconds(30), () -> {
+                var leaf = quotas.withName("batch-team").get();
+                return leaf.getMetadata().getAnnotations().containsKey("quota.scheduling.koordinator.sh/runtime")
+                        && leaf.getAdditionalProperties().get("status") != null;
+            });
+            assertEquals("{\"kubernetes.io/batch-cpu\":\"0\"}", quotas.withName("batch-team").get().getMetadata().getAnnotations()
+                    .get("quota.scheduling.koordinator.sh/runtime"));
+            JsonNode listed = get(api + "/api/v1/quotas");
+            JsonNode leaf = null;
+            for (JsonNode q : listed.path("quotas")) {
+                if (q.path("name").asText().equals("batch-team")) {
+                    leaf = q;
+                }
+            }
+            assertEquals("batch", leaf.path("tree").asText(), listed.toString());
+            assertTrue(leaf.path("yarnQueue").isNull(), listed.toString());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertEquals(0, StatusCommand.run(new String[] {"--top", "0"}, Map.of("COLOCATION_BROKER_URL", api), new PrintStream(out, true),
+                    new PrintStream(new ByteArrayOutputStream(), true)));
+            String text = out.toString(StandardCharsets.UTF_8);
+            assertTrue(text.contains("  quota " + NS + "/batch-team: min kubernetes.io/batch-cpu 1k, runtime kubernetes.io/batch-cpu 0, used {}, "
+                    + "lending"), text);
         } finally {
+            quotas.withName("batch-team").delete();
             quotas.withName("batch-root").delete();
         }
     }

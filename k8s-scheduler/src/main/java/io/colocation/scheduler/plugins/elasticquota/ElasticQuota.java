@@ -6,8 +6,10 @@ import io.colocation.quota.ElasticQuotaSpec;
 import io.colocation.quota.QuotaAdmission;
 import io.colocation.quota.QuotaBook;
 import io.colocation.quota.QuotaDirectory;
+import io.colocation.quota.QuotaForest;
 import io.colocation.quota.QuotaPod;
 import io.colocation.quota.QuotaRuntime;
+import io.colocation.quota.QuotaStatus;
 import io.colocation.quota.QuotaUsage;
 import io.colocation.quota.ResourceAmounts;
 import io.colocation.scheduler.framework.CycleState;
@@ -40,6 +42,11 @@ import org.slf4j.LoggerFactory;
  * non-preemptible pod also within min; the ancestors too with {@code enableCheckParentQuota}); Reserve counts the pod
  * as used, Unreserve takes it back; PostFilter preempts lower-priority pods of the pod's own quota. The quotas' runtimes are recomputed when a request, a quota or the cluster's
  * total changes, not for each pod placed: placing a pod changes what is used, not what is asked.
+ *
+ * <p>A tree with a {@code tree-id} and its root (Koordinator's {@code MultiQuotaTree}; a tree over Batch, docs/quota.md)
+ * is not computed here: its runtimes come from both sides' demand, which the broker's leader has, and it writes each
+ * of the tree's quotas' {@code runtime} annotation. A pod of such a quota is admitted while its quota's used plus its
+ * request stays within that runtime; until the broker has written it, the pod waits.
  */
 public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, ReservePlugin {
     public static final String NAME = "ElasticQuota";
@@ -55,12 +62,17 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
     private Map<GenericKubernetesResource, Read> reads = Map.of();
     private QuotaRuntime runtime;
     private Map<String, Long> runtimeTotal;
+    // The quotas this plugin computes (the default tree), and each tree quota's runtime as the broker published it
+    // (null: not yet), by name.
+    private QuotaDirectory computed;
+    private Map<String, TreeQuota> treeQuotas = Map.of();
     // Quotas whose objects were read again since the runtime was last brought up to date.
     private final Set<String> respecified = new HashSet<>();
 
     public ElasticQuota(ElasticQuotaArgs args, Handle handle) {
         this.args = args;
         this.book = new QuotaBook(directory(List.of()));
+        this.computed = book.directory();
         // No handle: a profile built for explain without a cluster, whose ElasticQuota never runs.
         this.source = handle == null ? null : handle.elasticQuotas();
         if (handle != null) {
@@ -143,25 +155,45 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
         }
         reads = now;
         unreadable = bad;
-        book.directory(directory(specs)); // its problems are the tree's too: runtime() logs them
+        book.directory(directory(specs)); // pods resolve over every quota; its problems are the tree's too: runtime() logs them
+        QuotaForest forest = QuotaForest.of(specs);
+        Map<String, TreeQuota> trees = new java.util.HashMap<>();
+        for (QuotaForest.Tree t : forest.trees().values()) {
+            for (ElasticQuotaSpec q : t.members()) {
+                trees.put(q.name(), new TreeQuota(q, t.treeId(), null));
+            }
+        }
+        for (Read r : now.values()) {
+            TreeQuota t = r.spec() == null ? null : trees.get(r.spec().name());
+            if (t != null && t.spec().equals(r.spec())) {
+                trees.put(t.spec().name(), new TreeQuota(t.spec(), t.treeId(), r.runtime()));
+            }
+        }
+        treeQuotas = trees;
+        computed = directory(specs.stream().filter(q -> !trees.containsKey(q.name())).toList());
     }
 
-    /** One ElasticQuota object as read: its spec, or why it does not read. */
-    private record Read(ElasticQuotaSpec spec, String error) {
+    /** One ElasticQuota object as read: its spec and the runtime annotation written on it (null: none), or why it does not read. */
+    private record Read(ElasticQuotaSpec spec, ResourceAmounts runtime, String error) {
+    }
+
+    /** A quota of a tree the broker computes: its spec and the runtime it published, null until it has. */
+    private record TreeQuota(ElasticQuotaSpec spec, String treeId, ResourceAmounts runtime) {
     }
 
     private static Read read(GenericKubernetesResource o) {
         String name = o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
         try {
-            ElasticQuotaSpec spec = ElasticQuotaSpec.read(Serialization.jsonMapper().valueToTree(o));
+            com.fasterxml.jackson.databind.JsonNode object = Serialization.jsonMapper().valueToTree(o);
+            ElasticQuotaSpec spec = ElasticQuotaSpec.read(object);
             if (spec.sharedWeightNote() != null) {
                 LOG.info("ElasticQuota {}: {}", name, spec.sharedWeightNote());
             }
-            return new Read(spec, null);
+            return new Read(spec, QuotaStatus.runtimeOf(object), null);
         } catch (InvalidInputException e) {
             LOG.warn("an ElasticQuota the scheduler cannot read is left out of the tree (its pods go to {}): {}",
                     QuotaDirectory.DEFAULT, e.getMessage());
-            return new Read(null, e.getMessage());
+            return new Read(null, null, e.getMessage());
         }
     }
 
@@ -171,16 +203,15 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
      */
     private QuotaRuntime runtime(Map<String, Long> total) {
         refreshDirectory();
-        Set<String> changed = book.takeChangedRequests();
-        if (!respecified.isEmpty()) {
-            changed = new HashSet<>(changed);
-            changed.addAll(respecified);
-            respecified.clear();
-        }
-        if (runtime == null || !changed.isEmpty() || !total.equals(runtimeTotal)) {
+        Set<String> changed = new HashSet<>(book.takeChangedRequests());
+        changed.addAll(respecified);
+        respecified.clear();
+        boolean any = !changed.isEmpty();
+        changed.removeIf(treeQuotas::containsKey); // the broker computes those
+        if (runtime == null || any || !total.equals(runtimeTotal)) {
             QuotaRuntime next = runtime == null
-                    ? QuotaRuntime.compute(book.directory(), book::usage, ResourceAmounts.of(total), args.enableMinQuotaScale())
-                    : runtime.updated(book.directory(), changed, book::usage, ResourceAmounts.of(total));
+                    ? QuotaRuntime.compute(computed, book::usage, ResourceAmounts.of(total), args.enableMinQuotaScale())
+                    : runtime.updated(computed, changed, book::usage, ResourceAmounts.of(total));
             if (runtime == null || !next.problems().equals(runtime.problems())) {
                 next.problems().forEach((q, why) -> LOG.warn("ElasticQuota {} is left out of the tree: {}", q, why));
             }
@@ -228,6 +259,20 @@ public final class ElasticQuota implements PreFilterPlugin, PostFilterPlugin, Re
     public synchronized Status preFilter(CycleState state, PodInfo pod) {
         QuotaRuntime tree = runtime(state.snapshot().order().allocatableTotal());
         String quota = quotaOf(pod);
+        TreeQuota inTree = treeQuotas.get(quota);
+        if (inTree != null) {
+            if (inTree.spec().yarnQueue() != null) {
+                return Status.unschedulable("quota " + quota + " is a YARN leaf of tree " + inTree.treeId() + " (queue "
+                        + inTree.spec().yarnQueue() + "): its runtime is YARN's, it admits no pods");
+            }
+            if (inTree.runtime() == null) {
+                return Status.unschedulable("quota " + quota + " is in tree " + inTree.treeId() + ", whose runtimes the broker's "
+                        + "leader writes (annotation " + QuotaStatus.RUNTIME + "): none yet");
+            }
+            String refused = QuotaAdmission.within(quota, inTree.runtime(), inTree.spec().min(), book.usage(quota),
+                    ResourceAmounts.of(pod.requests()), QuotaDirectory.nonPreemptible(pod.pod().getMetadata().getLabels()));
+            return refused == null ? Status.SUCCESS : Status.unschedulable(refused);
+        }
         String refused = QuotaAdmission.check(tree, q -> tree.usage(q, book::usage), quota, ResourceAmounts.of(pod.requests()),
                 QuotaDirectory.nonPreemptible(pod.pod().getMetadata().getLabels()), args.enableRuntimeQuota(),
                 args.enableCheckParentQuota());

@@ -95,6 +95,8 @@ class QueueRevocationOnResourceManagerTest {
                     "at least 6 vcores less the 3 allowed, recorded PREEMPTED: " + metrics.getNumNonAMContainersPreempted());
             assertFalse(metrics.getIsPreempted(), "the ApplicationMaster was not preempted: tasks go first");
             assertEquals(org.apache.hadoop.mapreduce.JobStatus.State.RUNNING, job.getJobState(), "the job runs on");
+            System.out.println("queue revocation: first PREEMPTED " + firstPreemption[0] + " ms after the write, "
+                    + (metrics.getNumNonAMContainersPreempted() - preemptedBefore) + " task containers preempted, queue at " + used(cs));
             job.killJob();
         }
     }
